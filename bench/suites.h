@@ -1,0 +1,11 @@
+/* Benchmark suites, run by `gpuprims bench <suite>`. Each takes the suite's argv
+ * (argv[0] is the suite name) and returns an exit status (0, 1, or 2 for usage).
+ * The harness they share is bench/harness.h. */
+#ifndef GP_BENCH_SUITES_H
+#define GP_BENCH_SUITES_H
+
+int gp_bench_reduce(int argc, char **argv);
+int gp_bench_sort(int argc, char **argv);
+int gp_bench_trap(int argc, char **argv);
+
+#endif

@@ -1,0 +1,9 @@
+/* PLACEHOLDER: replaced by the real subcommand. */
+#include "commands.h"
+#include "cli_util.h"
+
+int cmd_bench(int argc, char **argv) {
+  (void)argc; (void)argv;
+  cli_error("bench", "not built yet");
+  return 1;
+}

@@ -1,0 +1,189 @@
+/* Context life cycle: backend choice (AUTO takes a usable GPU, else the CPU), device
+ * description, stream, synchronization. */
+#define _POSIX_C_SOURCE 200809L
+#include "core/context.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if GP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+const char *gp_version(void) {
+#if GP_HAVE_CUDA
+  return "0.1.0 (cuda + cpu)";
+#else
+  return "0.1.0 (cpu only: built without CUDA)";
+#endif
+}
+
+static void cpu_info(gp_device_info *info) {
+  memset(info, 0, sizeof *info);
+  snprintf(info->name, sizeof info->name, "CPU");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (f) {
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+      if (strncmp(line, "model name", 10) == 0) {
+        char *colon = strchr(line, ':');
+        if (colon) {
+          colon++;
+          while (*colon == ' ') colon++;
+          colon[strcspn(colon, "\n")] = '\0';
+          snprintf(info->name, sizeof info->name, "%s", colon);
+        }
+        break;
+      }
+    }
+    fclose(f);
+  }
+#ifdef _OPENMP
+  info->threads = omp_get_max_threads();
+#else
+  info->threads = 1;
+#endif
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) info->global_mem_bytes = (size_t)pages * (size_t)page;
+}
+
+#if GP_HAVE_CUDA
+/* GP_OK when a GPU is usable; otherwise a message saying why not. */
+static gp_status cuda_open(gp_context *ctx) {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return gp_fail(ctx, GP_ERR_NO_DEVICE,
+                   "no usable CUDA GPU (%s): use the CPU backend (--backend cpu) or run "
+                   "on a machine with an NVIDIA GPU and driver",
+                   e != cudaSuccess ? cudaGetErrorString(e) : "no devices found");
+  }
+  GP_CUDA_TRY(ctx, cudaGetDevice(&ctx->device));
+  GP_CUDA_TRY(ctx, cudaFree(0)); /* create the primary context now, not mid-call */
+  struct cudaDeviceProp p;
+  GP_CUDA_TRY(ctx, cudaGetDeviceProperties(&p, ctx->device));
+  gp_device_info *info = &ctx->info;
+  memset(info, 0, sizeof *info);
+  snprintf(info->name, sizeof info->name, "%s", p.name);
+  info->cc_major = p.major;
+  info->cc_minor = p.minor;
+  info->sm_count = p.multiProcessorCount;
+  info->global_mem_bytes = p.totalGlobalMem;
+  info->l2_bytes = (size_t)p.l2CacheSize;
+  int clock_khz = 0, bus = 0;
+  (void)cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, ctx->device);
+  (void)cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, ctx->device);
+  (void)cudaGetLastError();
+  info->mem_clock_khz = clock_khz;
+  info->mem_bus_bits = bus;
+  return GP_OK;
+}
+#endif
+
+gp_status gp_create(gp_context **out, gp_backend backend) {
+  if (!out) return GP_ERR_INVALID_ARGUMENT;
+  gp_context *ctx = (gp_context *)calloc(1, sizeof *ctx);
+  *out = ctx;
+  if (!ctx) return GP_ERR_OUT_OF_MEMORY;
+  const char *dbg = getenv("GPUPRIMS_DEBUG_SYNC");
+  ctx->debug_sync = dbg && dbg[0] && strcmp(dbg, "0") != 0;
+  ctx->backend = GP_BACKEND_CPU;
+  cpu_info(&ctx->info);
+  switch (backend) {
+  case GP_BACKEND_CPU:
+    return GP_OK;
+  case GP_BACKEND_AUTO:
+  case GP_BACKEND_CUDA: {
+#if GP_HAVE_CUDA
+    gp_status s = cuda_open(ctx);
+    if (s == GP_OK) {
+      ctx->backend = GP_BACKEND_CUDA;
+      return GP_OK;
+    }
+    if (backend == GP_BACKEND_CUDA) return s;
+    gp_clear_error(ctx);
+    return GP_OK; /* AUTO: fall back to the CPU */
+#else
+    if (backend == GP_BACKEND_AUTO) return GP_OK;
+    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                   "gpuprims was built without CUDA: use the CPU backend, or rebuild "
+                   "where the CUDA toolkit (nvcc) is installed");
+#endif
+  }
+  }
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                 "unknown backend %d: use GP_BACKEND_AUTO, GP_BACKEND_CUDA or GP_BACKEND_CPU",
+                 (int)backend);
+}
+
+void gp_destroy(gp_context *ctx) {
+  if (!ctx) return;
+  if (ctx->jit && ctx->jit_free) ctx->jit_free(ctx->jit);
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA) {
+    (void)cudaStreamSynchronize((cudaStream_t)ctx->stream);
+    if (ctx->ws) (void)cudaFree(ctx->ws);
+    if (ctx->pinned) (void)cudaFreeHost(ctx->pinned);
+    (void)cudaGetLastError();
+  }
+#endif
+  free(ctx);
+}
+
+gp_backend gp_backend_of(const gp_context *ctx) {
+  return ctx ? ctx->backend : GP_BACKEND_AUTO;
+}
+
+gp_status gp_check_ctx(gp_context *ctx) {
+  if (!ctx) return GP_ERR_INVALID_ARGUMENT;
+  gp_clear_error(ctx);
+  return GP_OK;
+}
+
+gp_status gp_set_stream(gp_context *ctx, void *stream) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if (ctx->backend != GP_BACKEND_CUDA && stream != NULL)
+    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                   "the CPU backend has no streams: pass NULL, or create a CUDA context");
+  ctx->stream = stream;
+  return GP_OK;
+}
+
+gp_status gp_synchronize(gp_context *ctx) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  return gp_sync_stream(ctx);
+}
+
+gp_status gp_sync_stream(gp_context *ctx) {
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA)
+    GP_CUDA_TRY(ctx, cudaStreamSynchronize((cudaStream_t)ctx->stream));
+#endif
+  return GP_OK;
+}
+
+gp_status gp_get_device_info(gp_context *ctx, gp_device_info *info) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if (!info) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "info is NULL");
+  *info = ctx->info;
+  return GP_OK;
+}
+
+gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if (blocks > (1u << 24))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "two-phase blocks = %u is more than 2^24: pick 0 (the chapter's 64) "
+                   "or a smaller grid", blocks);
+  ctx->two_phase_blocks = blocks;
+  return GP_OK;
+}
