@@ -162,6 +162,7 @@ gp_status gp_synchronize(gp_context *ctx) {
 }
 
 gp_status gp_sync_stream(gp_context *ctx) {
+  (void)ctx;
 #if GP_HAVE_CUDA
   if (ctx->backend == GP_BACKEND_CUDA)
     GP_CUDA_TRY(ctx, cudaStreamSynchronize((cudaStream_t)ctx->stream));

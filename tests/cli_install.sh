@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# cmake --install puts the header, libraries, CMake package and pkg-config file in a
+# prefix; a separate project finds them (find_package and pkg-config) and links.
+set -eu
+gpuprims=$1 repo=$2
+build=$(dirname "$gpuprims")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+for f in include/gpuprims.h lib/libgpuprims.a lib/pkgconfig/gpuprims.pc \
+         lib/cmake/gpuprims/gpuprimsConfig.cmake bin/gpuprims; do
+  [ -e "$tmp/prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
+done
+ls "$tmp/prefix"/lib/libgpuprims.so* >/dev/null || { echo "no shared library installed"; exit 1; }
+cmake -S "$repo/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/consumer" >/dev/null
+"$tmp/consumer/consumer"
+# pkg-config, where it is installed
+if command -v pkg-config >/dev/null; then
+  PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --exists gpuprims
+  PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags gpuprims | grep -q -- "-I$tmp/prefix/include"
+  echo "pkg-config: ok"
+fi
+echo "install: ok"
