@@ -158,6 +158,316 @@ gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_
 gp_status gp_integrate(gp_context *ctx, const char *expr, double a, double b,
                        uint64_t n, double *result);
 
+/* ---- arrays and files (src/io/) ---------------------------------------------------- */
+typedef enum gp_file_format {
+  GP_FILE_AUTO, /* by extension: .npy -> NPY, .txt/.csv -> TEXT, anything else -> RAW */
+  GP_FILE_NPY,  /* NumPy .npy, versions 1.0, 2.0, 3.0; little-endian, C order */
+  GP_FILE_RAW,  /* the elements' bytes, native (little-endian) order, no header */
+  GP_FILE_TEXT  /* one number per line; blank lines and '#' comments ignored */
+} gp_file_format;
+/* A flat array in host memory (malloc'd by gp_array_load; free with gp_array_free). */
+typedef struct gp_array {
+  gp_dtype dtype;
+  size_t n;   /* elements (a .npy of any shape: the product of its dimensions) */
+  void *data; /* n * gp_dtype_size(dtype) bytes; may be NULL when n = 0 */
+} gp_array;
+/* "auto", "npy", "raw", "text"; and back (GP_ERR_PARSE for an unknown name). */
+const char *gp_file_format_name(gp_file_format f);
+gp_status gp_file_format_from_name(const char *name, gp_file_format *f);
+
+/* Reads a whole file into *out (host memory). raw_dtype is the element type for RAW
+ * (required) and TEXT (pass (gp_dtype)-1 for the default, F64) files; a .npy carries its
+ * own ('<f4' '<f8' '<i4' '<i8' '<u4' '<u8'; '|' or '=' byte order accepted, big-endian
+ * and Fortran order refused) and raw_dtype is ignored for it. Text integers are parsed
+ * exactly (no round trip through double). Files over 4 GiB work.
+ * Errors: GP_ERR_IO (cannot open or read: the OS's reason), GP_ERR_FORMAT (a malformed
+ * or truncated .npy, a raw size not a multiple of the element size), GP_ERR_PARSE (a text
+ * line that is not a number of the type: "file.txt line 7: 'abc' is not a number"),
+ * GP_ERR_UNSUPPORTED (a .npy dtype or order gpuprims does not take). Each message names
+ * the file. On failure *out is left as it was. Synchronous, host only, on either backend
+ * (ctx only carries the error message). A Fortran-order .npy is accepted only when at
+ * most one dimension exceeds 1 (then its bytes are the same as C order). */
+gp_status gp_array_load(gp_context *ctx, const char *path, gp_file_format fmt,
+                        gp_dtype raw_dtype, gp_array *out);
+/* Writes a (host memory) to path in fmt (AUTO: by extension as above), as a 1-d array.
+ * NPY writes version 1.0, or 2.0 when the header would not fit; TEXT writes integers
+ * exactly and floats with %.9g (F32) / %.17g (F64), which read back to the same bits.
+ * On failure the partly written file is removed. */
+gp_status gp_array_save(gp_context *ctx, const char *path, gp_file_format fmt,
+                        const gp_array *a);
+/* Frees a->data and sets a to {dtype, 0, NULL}. NULL is a no-op. */
+void gp_array_free(gp_array *a);
+
+/* ---- memory bandwidth (src/core/bandwidth.c) ---------------------------------------- */
+/* Measures the device's peak bandwidth, in GB/s (1e9 bytes/s):
+ *  read_gbs: a read-only kernel over a buffer several times the L2, 16-byte loads,
+ *            timed with CUDA events, median of several runs;
+ *  copy_gbs: cudaMemcpy device to device, counting the bytes read plus written.
+ * Either pointer may be NULL. On the CPU backend both figures come from a host memory
+ * read loop and memcpy timed with a wall clock. Takes ~0.1-1 s; allocates and frees
+ * its buffer (256 MiB or more on a GPU; 1/8 of host memory at most); synchronizes. */
+gp_status gp_measure_bandwidth(gp_context *ctx, double *read_gbs, double *copy_gbs);
+
+/* ==== cost models (host only) ==========================================================
+ * The chapters' cost models, computed on the host from one description per algorithm
+ * of which lanes are active at each statement and which shared-memory words they
+ * touch (src/model/desc.c): warp divergence as issue passes (seed 000, 4.1-4.2), shared
+ * memory bank conflicts (seed 003, 6.23) and work/span of the two-phase design (seed
+ * 000, 4.3). No GPU and no backend are needed: any context (CPU or CUDA) works and is
+ * used only for error messages. Every function returns GP_ERR_INVALID_ARGUMENT, with
+ * gp_last_error naming the value, for a NULL pointer, an unknown algorithm, a size out
+ * of range or an output array too small; nothing else can fail. Deterministic. */
+typedef enum gp_model_algo {
+  GP_MODEL_INTERLEAVED,         /* "interleaved": seed 000 4.1,
+                                   if (tid % (2*s) == 0) sdata[tid] += sdata[tid + s] */
+  GP_MODEL_INTERLEAVED_STRIDED, /* "interleaved-strided": cuda-samples reduce1, i = 2*s*tid;
+                                   if (i < blockDim) sdata[i] += sdata[i + s] */
+  GP_MODEL_SEQUENTIAL,          /* "sequential": seed 000 4.2, if (tid < s) ... */
+  GP_MODEL_TWO_PHASE,           /* "two-phase": seed 000 4.3, phase-1 block + phase-2 block */
+  GP_MODEL_WARP_ATOMIC,         /* "warp-atomic": seed 003 6.24 with shuffles (as the
+                                   library's kernel): warp tree, lane 0 stores, warp 0
+                                   tree, one atomicAdd per block */
+  GP_MODEL_WARP_SHARED          /* "warp-shared": seed 003 Program 6.15 as printed, its
+                                   Shared_mem_sum tree in shared memory */
+} gp_model_algo;
+#define GP_MODEL_ALGO_COUNT 6
+/* "interleaved", "interleaved-strided", "sequential", "two-phase", "warp-atomic",
+ * "warp-shared"; "?" outside the enum. from_name returns GP_ERR_PARSE for others. */
+const char *gp_model_algo_name(gp_model_algo a);
+gp_status gp_model_algo_from_name(const char *name, gp_model_algo *a);
+
+/* What the models are asked about. Zero fields take the default in brackets. */
+typedef struct gp_model_config {
+  gp_model_algo algo;
+  unsigned block;      /* threads per block: a power of two, 1 .. 1024 (warp-atomic and
+                          warp-shared: warp .. warp*warp) */
+  unsigned warp;       /* lanes per warp: a power of two, 1 .. 64 [32] */
+  unsigned banks;      /* shared-memory banks: a power of two, 1 .. 64 [32] */
+  unsigned bank_bytes; /* bytes per bank word: 4 or 8 [4] */
+  unsigned elem_bytes; /* bytes per element (the dtype): 4 or 8 [4] */
+  unsigned partials;   /* two-phase: partials the phase-2 block reads, 1 .. block
+                          [64, or block if smaller: the chapter's NUM_BLOCKS] */
+} gp_model_config;
+
+/* Which part of a kernel a statement belongs to. */
+typedef enum gp_model_part {
+  GP_PART_LOAD,      /* filling shared memory / registers before the tree */
+  GP_PART_TREE,      /* a step of the block tree (the chapter's table rows) */
+  GP_PART_WARP_TREE, /* a step of a warp tree (shuffle or Shared_mem_sum) */
+  GP_PART_HANDOFF,   /* between the warp trees: lane 0 stores, warp 0 loads */
+  GP_PART_EPILOGUE   /* after the tree: the block's result leaves */
+} gp_model_part;
+const char *gp_model_part_name(gp_model_part p); /* "load", "tree", ... */
+
+#define GP_MODEL_MAX_STEPS 64 /* no algorithm has more statements than this */
+
+/* One statement of the kernel, executed once by the block (a tree step, a store). */
+typedef struct gp_div_step {
+  unsigned kernel;          /* 0: the kernel (phase 1); 1: the phase-2 kernel */
+  gp_model_part part;
+  long step_s;              /* the chapter's step_s (s, or the shuffle offset); -1: none */
+  int in_table;             /* 1: a row of the chapter's per-step table */
+  char what[64];            /* the statement, e.g. "sdata[tid] += sdata[tid + s]" */
+  unsigned active_threads;  /* threads that execute it */
+  unsigned active_warps;    /* warps with at least one active lane */
+  unsigned mixed_warps;     /* warps with active and inactive lanes: divergent */
+  unsigned issue_passes;    /* per warp: 0 idle, 1 all active, 2 mixed; summed */
+} gp_div_step;
+
+typedef struct gp_div_sum {
+  unsigned steps;                 /* statements summed */
+  unsigned long issue_passes;
+  unsigned long active_threads;   /* lane-executions */
+  unsigned long active_warps;     /* warp-executions: the ideal of 1 pass per active warp */
+  unsigned long mixed_warps;      /* divergent warp-executions */
+  unsigned max_mixed_per_step;    /* most divergent warps in one statement */
+  double lanes_per_issue;         /* active_threads / active_warps: what
+                                     smsp__sass_thread_inst_executed / smsp__inst_executed
+                                     measures for these statements */
+} gp_div_sum;
+
+typedef struct gp_div_total {
+  gp_div_sum table;   /* the chapter's table rows (in_table) */
+  gp_div_sum kernel;  /* every statement of every kernel, for one block of each */
+} gp_div_total;
+
+/* Divergence of every statement of cfg->algo for one block (phase 1 and phase 2 for
+ * two-phase). Call with steps = NULL to learn *nsteps; otherwise cap must be at least
+ * that many (GP_MODEL_MAX_STEPS always is). total may be NULL. */
+gp_status gp_model_divergence(gp_context *ctx, const gp_model_config *cfg,
+                              gp_div_step *steps, size_t cap, size_t *nsteps,
+                              gp_div_total *total);
+
+/* One shared-memory access of one statement, over all warps of the block. The degree
+ * of a warp's access is the largest number of distinct bank words any one bank must
+ * serve (the same word twice is a broadcast and counts once): 1 is conflict-free. */
+typedef struct gp_bank_access {
+  unsigned kernel;
+  gp_model_part part;
+  long step_s;
+  char what[64];             /* the statement */
+  char access[32];           /* the access, e.g. "load sdata[tid + s]" */
+  int is_store;
+  unsigned warps;            /* warps that make the access (>= 1 active lane) */
+  unsigned max_degree;       /* worst warp's degree */
+  unsigned long wavefronts;  /* sum of degrees over those warps */
+  unsigned long ideal;       /* sum over warps of the fewest wavefronts the access could
+                                take: ceil(distinct words / banks) (2 for 8-byte lanes) */
+  unsigned long conflicts;   /* wavefronts - ideal: what
+                                l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}
+                                counts */
+} gp_bank_access;
+
+typedef struct gp_bank_total {
+  unsigned long ld_requests, st_requests;     /* warp-level accesses */
+  unsigned long ld_wavefronts, st_wavefronts;
+  unsigned long ld_conflicts, st_conflicts;
+  unsigned max_degree;
+} gp_bank_total;
+
+/* Bank behaviour of every shared-memory access cfg->algo makes, for one block of
+ * each kernel. Sizing as gp_model_divergence (cap of 3 * GP_MODEL_MAX_STEPS is always
+ * enough). total may be NULL. */
+gp_status gp_model_banks(gp_context *ctx, const gp_model_config *cfg, gp_bank_access *acc,
+                         size_t cap, size_t *nacc, gp_bank_total *total);
+
+/* A plain strided access: every thread of the block loads a[tid * stride] (cfg->algo
+ * is ignored). *out describes the whole block; degree_warp0 gets warp 0's degree.
+ * stride: 0 (every lane the same word: a broadcast) .. 2^20. */
+gp_status gp_model_bank_stride(gp_context *ctx, const gp_model_config *cfg,
+                               unsigned long stride, gp_bank_access *out,
+                               unsigned *degree_warp0);
+
+/* ---- work and span of the two-phase design (seed 000, 4.3) ---- */
+typedef enum gp_span_design {
+  GP_SPAN_CHAPTER,     /* phase 2 is one block big enough for every partial (the
+                          chapter's formula log2 T + 1 + log2 B) */
+  GP_SPAN_MULTI_LEVEL, /* the seed's phase-2 kernel, relaunched over T-thread blocks
+                          until one value is left (phase 2a, 2b, ...) */
+  GP_SPAN_LIBRARY,     /* GP_REDUCE_TWO_PHASE: phase 2 is one block of phase2_block
+                          threads whose grid-stride loop reads every partial */
+  GP_SPAN_SEED         /* the seed's reduce_phase2 exactly as written: one block of
+                          phase2_block threads reading partials[tid]; with more partials
+                          than threads the rest are never read (stage.unread > 0) */
+} gp_span_design;
+#define GP_SPAN_DESIGN_COUNT 4
+/* "chapter", "multi-level", "library", "seed"; "?" outside the enum. */
+const char *gp_span_design_name(gp_span_design d);
+
+typedef struct gp_span_config {
+  uint64_t n;               /* elements, >= 1 */
+  uint64_t blocks;          /* phase-1 blocks, 1 .. 2^20 */
+  unsigned block;           /* phase-1 threads per block: a power of two, 1 .. 1024 */
+  unsigned phase2_block;    /* phase-2 threads per block (multi-level, library, seed):
+                               a power of two, 1 .. 1024 (multi-level: >= 2) [block] */
+} gp_span_config;
+
+/* One kernel launch. Levels count additions on the dependency path that combine two
+ * real values (the chapter's measure); steps count what the launch executes in order
+ * whether or not its operands are padding. */
+typedef struct gp_span_stage {
+  uint64_t inputs;        /* values this launch reduces */
+  uint64_t blocks;        /* blocks launched */
+  unsigned threads;       /* threads per block */
+  int grid_stride;        /* 1: threads accumulate with a grid-stride loop first */
+  uint64_t loop_len;      /* elements the busiest thread reads (loop iterations) */
+  uint64_t loop_levels;   /* loop_len - 1: combines on its dependency path */
+  unsigned tree_steps;    /* block-tree steps executed: log2 threads */
+  unsigned tree_levels;   /* of those, levels that combine two real values */
+  uint64_t adds;          /* additions executed by all threads (padding included) */
+  uint64_t combines;      /* additions of two real values */
+  uint64_t outputs;       /* values written (one per block) */
+  uint64_t unread;        /* real inputs (not padding) no thread reads -- the seed's
+                             phase 2 as written with more partials than threads: a
+                             nonzero count means a wrong sum */
+} gp_span_stage;
+
+#define GP_SPAN_MAX_STAGES 24
+typedef struct gp_span_result {
+  gp_span_design design;
+  unsigned nstages;
+  gp_span_stage stage[GP_SPAN_MAX_STAGES];
+  unsigned launch_boundaries;   /* nstages - 1 */
+  uint64_t span_levels;         /* the chapter's span: tree levels + boundaries */
+  uint64_t span_levels_loops;   /* the same with the grid-stride loops' levels */
+  uint64_t span_steps;          /* executed: loop lengths + tree steps + boundaries */
+  uint64_t work_adds;           /* additions executed */
+  uint64_t work_combines;       /* additions of two real values: n - 1 when correct */
+} gp_span_result;
+
+/* Work and span of the two-phase design for n elements, `blocks` blocks of `block`
+ * threads in phase 1, and phase 2 as `design` says. */
+gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_design design,
+                        gp_span_result *out);
+/* ==== end of cost models ============================================================= */
+
+/* ==== integration: expressions, precision, the seed's stages (src/core/integrate.c) ====
+ * EXPR is an expression in x: numbers (12, 0.5, 1e-3), + - * / ^ (right-associative;
+ * -x^2 is -(x^2)), unary minus, parentheses, the constants pi and e, and the functions
+ * sin cos tan exp log sqrt abs floor ceil (one argument) and pow min max (two). It is
+ * parsed into a tree; a syntax error is GP_ERR_PARSE with the column ("unexpected ')'
+ * at column 7") and an unknown name is named. On CUDA the tree (never the text) becomes
+ * CUDA source that NVRTC compiles once per expression and precision and the context
+ * caches; on the CPU a compiled postfix program is evaluated over arrays of points.
+ *
+ * The rule: h = (b - a) / n, T = h * (f(a)/2 + f(x_1) + ... + f(x_{n-1}) + f(b)/2), with
+ * x_i = a + i h. b < a gives the negative of the integral over [b, a]; a = b gives 0.
+ * n must be 1 .. 2^40 (0 is GP_ERR_INVALID_ARGUMENT); a and b finite. The samples are
+ * never stored: each is evaluated, added and dropped.
+ *
+ * Precision: GP_F64 evaluates x and f in double. GP_F32 evaluates x and f in float:
+ * the 8 consecutive points one thread takes are added in float, and every other
+ * addition is in double. All sums across points accumulate in F64.
+ *
+ * Deterministic: the order of every addition is fixed by n alone (tiles of 2048 points,
+ * at most 1024 blocks, the shuffle-down block tree, a fixed final combine), so a run
+ * gives the same bits every time, on every GPU, and the CPU backend adds the same
+ * numbers in the same order. Where f uses only + - * / sqrt abs floor ceil min max and
+ * powers ^2, both backends give the same bits; sin, exp, log, pow, ... come from glibc
+ * on the CPU and from CUDA's libdevice on the GPU and may differ in the last ulp, so
+ * the backends then agree to rounding (a relative ~1e-15 in F64, ~1e-6 in F32).
+ *
+ * A sum that is not finite (f is infinite or undefined at a sample point, e.g. 1/x with
+ * x = 0 a node, or log of a negative number) is GP_ERR_INVALID_ARGUMENT with a message
+ * saying so, and *result is left untouched, when result is host memory. `result` may
+ * be device memory on the CUDA backend: the call is then asynchronous on the context's
+ * stream (no host synchronization, no allocation after the first call) and a
+ * non-finite value is written as it is, unchecked.
+ * Costs: the first call for an expression and precision on a CUDA context compiles it
+ * (NVRTC, tens to hundreds of ms; see gp_integrate_prepare); later calls are one kernel
+ * launch, plus a copy of 8 bytes and a stream synchronization for a host result. */
+
+/* gp_integrate with precision GP_F64 or GP_F32 (any other dtype: GP_ERR_UNSUPPORTED). */
+gp_status gp_integrate_ex(gp_context *ctx, const char *expr, double a, double b,
+                          uint64_t n, gp_dtype precision, double *result);
+/* Parses and (on CUDA) compiles and loads expr for `precision` ahead of time, so a timed
+ * gp_integrate_ex does not include it. *compile_seconds (may be NULL) gets the wall time
+ * spent on NVRTC and loading, 0 when the expression was already cached (or on the CPU
+ * backend, where it is the parse time). */
+gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype precision,
+                               double *compile_seconds);
+/* Writes the CUDA source generated for expr and precision (NUL-terminated, truncated to
+ * `size`) into buf, and the size it needs (with the NUL) into *needed (may be NULL).
+ * Works on any backend and in a CPU-only build (GP_ERR_UNSUPPORTED there). */
+gp_status gp_integrate_source(gp_context *ctx, const char *expr, gp_dtype precision,
+                              char *buf, size_t size, size_t *needed);
+
+/* The three stages of seed 003 (6.24, Program 6.15, Table 6.10) with f(x) = x^2 in
+ * float, h = (b - a) / n and the points 0 < i < n each evaluated by one thread:
+ *  stage 1: every thread atomicAdds its f(x_i) into one global float;
+ *  stage 2: 32-thread blocks; a warp sum (shuffles), one atomicAdd per block;
+ *  stage 3: 1024-thread blocks; Program 6.15: per-warp sums in shared memory, lane 0s
+ *           store warp_sum_arr, __syncthreads, warp 0 sums them, one atomicAdd per block.
+ * The float total plus (f(a) + f(b))/2, times h, goes to *result. CUDA backend only
+ * (GP_ERR_UNSUPPORTED otherwise). NOT deterministic: float atomicAdds land in whatever
+ * order the blocks finish, and float accumulation of 2^20+ terms loses digits (the
+ * seed's design; gp_integrate_ex is the deterministic F64-accumulating integrator).
+ * n must be 1 .. 2^40; beyond 2^31 threads the kernels loop grid-stride. `result` may be
+ * device memory (then asynchronous: two launches, no copy), else the call waits. */
+gp_status gp_trap_seed(gp_context *ctx, int stage, float a, float b, uint64_t n,
+                       double *result);
+/* ==== end of integration ============================================================ */
+
 #ifdef __cplusplus
 }
 #endif
