@@ -1,0 +1,132 @@
+// Peers of the reduce suite: cub::DeviceReduce::{Sum, Min, Max} and thrust::reduce over
+// the same device buffer and stream as gpuprims, temp storage allocated once up front.
+// C++ is allowed here (bench/peers/ only); the C side sees the extern "C" API.
+#include "cub_reduce.h"
+
+#include <cub/device/device_reduce.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
+
+#include <cstdint>
+#include <limits>
+#include <new>
+
+namespace {
+
+// Hands thrust one block reserved up front; falls back to cudaMalloc if it asks for more.
+struct cached_allocator {
+  typedef char value_type;
+  char *block = nullptr;
+  size_t bytes = 0;
+  bool in_use = false;
+  char *allocate(std::ptrdiff_t n) {
+    if (!in_use && (size_t)n <= bytes) { in_use = true; return block; }
+    char *p = nullptr;
+    if (cudaMalloc(&p, (size_t)n) != cudaSuccess) throw std::bad_alloc();
+    return p;
+  }
+  void deallocate(char *p, size_t) {
+    if (p == block) in_use = false;
+    else cudaFree(p);
+  }
+};
+
+}  // namespace
+
+struct gpb_cub_reduce {
+  int dtype, op;
+  const void *in;
+  void *out;
+  size_t n;
+  void *temp;
+  size_t temp_bytes;
+  cached_allocator alloc;
+};
+
+// gp_dtype order: F32, F64, I32, I64, U32, U64; gp_op: SUM, MIN, MAX.
+template <typename T, typename O>
+static cudaError_t cub_call(gpb_cub_reduce *r, void *temp, size_t &bytes, cudaStream_t st) {
+  const T *in = (const T *)r->in;
+  if (r->op == 0) return cub::DeviceReduce::Sum(temp, bytes, in, (O *)r->out, r->n, st);
+  if (r->op == 1) return cub::DeviceReduce::Min(temp, bytes, in, (T *)r->out, r->n, st);
+  return cub::DeviceReduce::Max(temp, bytes, in, (T *)r->out, r->n, st);
+}
+
+static cudaError_t cub_dispatch(gpb_cub_reduce *r, void *temp, size_t &bytes, cudaStream_t st) {
+  switch (r->dtype) {
+  case 0: return cub_call<float, float>(r, temp, bytes, st);
+  case 1: return cub_call<double, double>(r, temp, bytes, st);
+  case 2: return cub_call<int32_t, int64_t>(r, temp, bytes, st);
+  case 3: return cub_call<int64_t, int64_t>(r, temp, bytes, st);
+  case 4: return cub_call<uint32_t, uint64_t>(r, temp, bytes, st);
+  default: return cub_call<uint64_t, uint64_t>(r, temp, bytes, st);
+  }
+}
+
+template <typename T, typename O>
+static cudaError_t thrust_call(gpb_cub_reduce *r, cudaStream_t st) {
+  const T *in = (const T *)r->in;
+  auto policy = thrust::cuda::par(r->alloc).on(st);
+  try {
+    if (r->op == 0) {
+      O v = thrust::reduce(policy, in, in + r->n, O(0), thrust::plus<O>());
+      return cudaMemcpyAsync(r->out, &v, sizeof v, cudaMemcpyHostToDevice, st);
+    }
+    T v = r->op == 1 ? thrust::reduce(policy, in, in + r->n, std::numeric_limits<T>::max(),
+                                      thrust::minimum<T>())
+                     : thrust::reduce(policy, in, in + r->n, std::numeric_limits<T>::lowest(),
+                                      thrust::maximum<T>());
+    // a pageable source: the copy completes before returning, so &v may go out of scope
+    return cudaMemcpyAsync(r->out, &v, sizeof v, cudaMemcpyHostToDevice, st);
+  } catch (...) {
+    return cudaErrorUnknown;
+  }
+}
+
+extern "C" int gpb_cub_reduce_create(gpb_cub_reduce **out, int dtype, int op, const void *d_in,
+                                     size_t n, void *d_out) {
+  *out = nullptr;
+  gpb_cub_reduce *r = new (std::nothrow) gpb_cub_reduce();
+  if (!r) return (int)cudaErrorMemoryAllocation;
+  r->dtype = dtype;
+  r->op = op;
+  r->in = d_in;
+  r->out = d_out;
+  r->n = n;
+  cudaError_t e = cub_dispatch(r, nullptr, r->temp_bytes, 0);
+  if (e == cudaSuccess) e = cudaMalloc(&r->temp, r->temp_bytes ? r->temp_bytes : 1);
+  // thrust::reduce runs CUB's reduce underneath: reserve the same plus room for its result
+  r->alloc.bytes = r->temp_bytes + 4096;
+  if (e == cudaSuccess) e = cudaMalloc(&r->alloc.block, r->alloc.bytes);
+  if (e != cudaSuccess) {
+    gpb_cub_reduce_destroy(r);
+    return (int)e;
+  }
+  *out = r;
+  return 0;
+}
+
+extern "C" int gpb_cub_reduce_run(gpb_cub_reduce *r, void *stream) {
+  size_t bytes = r->temp_bytes;
+  return (int)cub_dispatch(r, r->temp, bytes, (cudaStream_t)stream);
+}
+
+extern "C" int gpb_thrust_reduce_run(gpb_cub_reduce *r, void *stream) {
+  cudaStream_t st = (cudaStream_t)stream;
+  switch (r->dtype) {
+  case 0: return (int)thrust_call<float, float>(r, st);
+  case 1: return (int)thrust_call<double, double>(r, st);
+  case 2: return (int)thrust_call<int32_t, int64_t>(r, st);
+  case 3: return (int)thrust_call<int64_t, int64_t>(r, st);
+  case 4: return (int)thrust_call<uint32_t, uint64_t>(r, st);
+  default: return (int)thrust_call<uint64_t, uint64_t>(r, st);
+  }
+}
+
+extern "C" void gpb_cub_reduce_destroy(gpb_cub_reduce *r) {
+  if (!r) return;
+  if (r->temp) cudaFree(r->temp);
+  if (r->alloc.block) cudaFree(r->alloc.block);
+  delete r;
+}

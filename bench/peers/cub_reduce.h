@@ -1,0 +1,32 @@
+/* Peers for the reduce suite: CUB DeviceReduce and thrust::reduce on a device buffer
+ * (bench/peers/cub_reduce.cu), callable from C. Compiled only with CUDA. */
+#ifndef GP_BENCH_PEERS_CUB_REDUCE_H
+#define GP_BENCH_PEERS_CUB_REDUCE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gpb_cub_reduce gpb_cub_reduce;
+
+/* Prepares a reduction of n elements of gp_dtype `dtype` at device pointer d_in with
+ * gp_op `op` into device pointer d_out, whose type is gp_reduce_out_type(op, dtype)
+ * (CUB accumulates in the output type, so integer sums widen as ours do). The temporary
+ * storage of CUB and of thrust is allocated here, once, outside any timed region.
+ * Returns a cudaError_t (0: success); on failure *r is NULL. */
+int gpb_cub_reduce_create(gpb_cub_reduce **r, int dtype, int op, const void *d_in, size_t n,
+                          void *d_out);
+/* Enqueues cub::DeviceReduce::Sum / Min / Max on stream. Asynchronous. */
+int gpb_cub_reduce_run(gpb_cub_reduce *r, void *stream);
+/* thrust::reduce on stream (thrust::cuda::par(cached allocator).on(stream)); it returns
+ * the value to the host, so it synchronizes: part of what thrust costs. The result is
+ * also copied to d_out so it can be checked. */
+int gpb_thrust_reduce_run(gpb_cub_reduce *r, void *stream);
+void gpb_cub_reduce_destroy(gpb_cub_reduce *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,188 @@
+/* gp_array_load / gp_array_save: argument checks, the format choice (by extension for
+ * GP_FILE_AUTO) and the file helpers every format shares (chunked exact reads and
+ * writes, sizes of files over 4 GiB through fstat/off_t, errors with strerror). */
+#define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64
+#include "io/io.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+const char *gp_file_format_name(gp_file_format f) {
+  switch (f) {
+  case GP_FILE_AUTO: return "auto";
+  case GP_FILE_NPY: return "npy";
+  case GP_FILE_RAW: return "raw";
+  case GP_FILE_TEXT: return "text";
+  }
+  return "?";
+}
+
+gp_status gp_file_format_from_name(const char *name, gp_file_format *f) {
+  if (!name || !f) return GP_ERR_INVALID_ARGUMENT;
+  for (int i = GP_FILE_AUTO; i <= GP_FILE_TEXT; i++)
+    if (strcmp(name, gp_file_format_name((gp_file_format)i)) == 0) {
+      *f = (gp_file_format)i;
+      return GP_OK;
+    }
+  if (strcmp(name, "txt") == 0 || strcmp(name, "csv") == 0) { *f = GP_FILE_TEXT; return GP_OK; }
+  if (strcmp(name, "bin") == 0) { *f = GP_FILE_RAW; return GP_OK; }
+  return GP_ERR_PARSE;
+}
+
+static gp_file_format by_extension(const char *path) {
+  const char *slash = strrchr(path, '/');
+  const char *dot = strrchr(slash ? slash : path, '.');
+  if (!dot) return GP_FILE_RAW;
+  if (strcasecmp(dot, ".npy") == 0) return GP_FILE_NPY;
+  if (strcasecmp(dot, ".txt") == 0 || strcasecmp(dot, ".csv") == 0) return GP_FILE_TEXT;
+  return GP_FILE_RAW;
+}
+
+gp_status gp_io_open_read(gp_context *ctx, const char *path, FILE **f, uint64_t *size) {
+  *f = fopen(path, "rb");
+  if (!*f) return gp_fail(ctx, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(*f), &st) != 0) {
+    int e = errno;
+    fclose(*f);
+    *f = NULL;
+    return gp_fail(ctx, GP_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    fclose(*f);
+    *f = NULL;
+    return gp_fail(ctx, GP_ERR_IO, "%s: is a directory, not a file", path);
+  }
+  *size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+  return GP_OK;
+}
+
+gp_status gp_io_read_exact(gp_context *ctx, FILE *f, const char *path, void *dst,
+                           size_t bytes, const char *what) {
+  unsigned char *p = (unsigned char *)dst;
+  size_t done = 0;
+  while (done < bytes) {
+    size_t want = bytes - done < GP_IO_CHUNK ? bytes - done : GP_IO_CHUNK;
+    size_t got = fread(p + done, 1, want, f);
+    done += got;
+    if (got < want) {
+      if (ferror(f))
+        return gp_fail(ctx, GP_ERR_IO, "%s: read error in %s after %zu bytes: %s", path,
+                       what, done, strerror(errno));
+      return gp_fail(ctx, GP_ERR_FORMAT,
+                     "%s: %s is truncated: expected %zu bytes, the file ends after %zu",
+                     path, what, bytes, done);
+    }
+  }
+  return GP_OK;
+}
+
+gp_status gp_io_write_all(gp_context *ctx, FILE *f, const char *path, const void *src,
+                          size_t bytes) {
+  const unsigned char *p = (const unsigned char *)src;
+  size_t done = 0;
+  while (done < bytes) {
+    size_t want = bytes - done < GP_IO_CHUNK ? bytes - done : GP_IO_CHUNK;
+    size_t put = fwrite(p + done, 1, want, f);
+    done += put;
+    if (put < want)
+      return gp_fail(ctx, GP_ERR_IO, "%s: write failed after %zu of %zu bytes: %s", path,
+                     done, bytes, strerror(errno));
+  }
+  return GP_OK;
+}
+
+gp_status gp_io_bytes(gp_context *ctx, const char *path, uint64_t n, size_t elem_size,
+                      size_t *bytes) {
+  if (elem_size && n > (uint64_t)(SIZE_MAX / elem_size))
+    return gp_fail(ctx, GP_ERR_FORMAT, "%s: %llu elements of %zu bytes do not fit in memory",
+                   path, (unsigned long long)n, elem_size);
+  *bytes = (size_t)n * elem_size;
+  return GP_OK;
+}
+
+gp_status gp_array_load(gp_context *ctx, const char *path, gp_file_format fmt,
+                        gp_dtype raw_dtype, gp_array *out) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if (!path || !out)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "gp_array_load: %s is NULL",
+                   !path ? "path" : "out");
+  if ((unsigned)fmt > GP_FILE_TEXT)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown file format %d: use GP_FILE_AUTO, _NPY, _RAW or _TEXT", (int)fmt);
+  if (fmt == GP_FILE_AUTO) fmt = by_extension(path);
+  int have_dtype = (unsigned)raw_dtype < GP_DTYPE_COUNT;
+  if (fmt == GP_FILE_RAW && !have_dtype)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "%s: a raw file has no header, so its element type must be given "
+                   "(--dtype f32|f64|i32|i64|u32|u64), or save it as .npy", path);
+  if (fmt == GP_FILE_TEXT && !have_dtype) raw_dtype = GP_F64;
+
+  FILE *f;
+  uint64_t size;
+  s = gp_io_open_read(ctx, path, &f, &size);
+  if (s) return s;
+  gp_array a = {raw_dtype, 0, NULL};
+  switch (fmt) {
+  case GP_FILE_NPY:
+    s = gp_npy_load(ctx, path, f, size, &a);
+    break;
+  case GP_FILE_RAW:
+    s = gp_raw_load(ctx, path, f, size, raw_dtype, &a);
+    break;
+  default:
+    s = gp_text_load(ctx, path, f, raw_dtype, &a);
+    break;
+  }
+  fclose(f);
+  if (s == GP_OK) *out = a;
+  return s;
+}
+
+gp_status gp_array_save(gp_context *ctx, const char *path, gp_file_format fmt,
+                        const gp_array *a) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if (!path || !a)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "gp_array_save: %s is NULL",
+                   !path ? "path" : "the array");
+  if ((unsigned)fmt > GP_FILE_TEXT)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown file format %d: use GP_FILE_AUTO, _NPY, _RAW or _TEXT", (int)fmt);
+  s = gp_check_dtype(ctx, a->dtype, "array dtype");
+  if (s) return s;
+  s = gp_check_ptr(ctx, a->data, a->n, "array data");
+  if (s) return s;
+  if (a->n > SIZE_MAX / gp_dtype_size(a->dtype))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "%s: n = %zu elements of %s do not fit "
+                   "in memory", path, a->n, gp_dtype_name(a->dtype));
+  s = gp_require_host(ctx, a->data, "the array's data");
+  if (s) return s;
+  if (fmt == GP_FILE_AUTO) fmt = by_extension(path);
+
+  FILE *f = fopen(path, "wb");
+  if (!f) return gp_fail(ctx, GP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+  switch (fmt) {
+  case GP_FILE_NPY: s = gp_npy_save(ctx, path, f, a); break;
+  case GP_FILE_RAW: s = gp_raw_save(ctx, path, f, a); break;
+  default: s = gp_text_save(ctx, path, f, a); break;
+  }
+  if (fflush(f) != 0 && s == GP_OK)
+    s = gp_fail(ctx, GP_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+  if (fclose(f) != 0 && s == GP_OK)
+    s = gp_fail(ctx, GP_ERR_IO, "%s: write failed on close: %s", path, strerror(errno));
+  if (s != GP_OK) remove(path);
+  return s;
+}
+
+void gp_array_free(gp_array *a) {
+  if (!a) return;
+  free(a->data);
+  a->data = NULL;
+  a->n = 0;
+}
