@@ -1,0 +1,22 @@
+/* CPU backend of gp_reduce: every algorithm of gp_reduce_algo, each following its
+ * GPU kernel's order of operations (src/core/reduce_tree.h) so results match the CUDA
+ * backend bit for bit. Internal; called by src/core/reduce.c after validation. */
+#ifndef GP_CPU_REDUCE_H
+#define GP_CPU_REDUCE_H
+
+#include "core/context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* in: n host elements of `type` (n may be 0 for SUM); out: one element of
+ * gp_reduce_out_type(op, type). Arguments are already validated. two_phase_blocks is
+ * the phase-1 grid of GP_REDUCE_TWO_PHASE (never 0 here). */
+gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                        void *out, gp_reduce_algo algo, unsigned two_phase_blocks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

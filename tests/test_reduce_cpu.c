@@ -1,0 +1,444 @@
+/* gp_reduce on the CPU backend: the DESIGN.md matrix (sizes, dtypes, ops, algorithms,
+ * data patterns, NaN / inf / -0, misaligned pointers) against independent references,
+ * plus bit-exact checks that each named algorithm follows its kernel's order of
+ * operations (naive simulations of the chapters' loops written here), that AUTO follows
+ * the tree of src/core/reduce_tree.h, and that OpenMP thread counts change no bit. */
+#include "check.h"
+#include "reduce_testutil.h"
+#include "core/reduce_tree.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static gp_context *ctx;
+
+/* ---- the matrix ---------------------------------------------------------------- */
+static void check_case(gp_dtype t, size_t n, int pat, const void *data, const char *tag) {
+  for (size_t oi = 0; oi < 3; oi++) {
+    gp_op op = rt_ops[oi];
+    if (n == 0 && op != GP_SUM) continue;
+    rt_ref ref = rt_reference(op, t, data, n);
+    for (size_t ai = 0; ai < 5; ai++) {
+      gp_reduce_algo algo = rt_algos[ai];
+      unsigned char out[8];
+      memset(out, 0xAB, sizeof out);
+      gp_status s = gp_reduce(ctx, op, t, data, n, out, algo);
+      CHECK_MSG(s == GP_OK, "%s %s %s n=%zu %s %s: %s", tag, gp_op_name(op), gp_dtype_name(t), n,
+                rt_pat_name[pat], gp_reduce_algo_name(algo), gp_last_error(ctx));
+      if (s != GP_OK) continue;
+      uint64_t got = rt_out_bits(op, t, out);
+      int is_float = t == GP_F32 || t == GP_F64;
+      if (op == GP_SUM && is_float && !ref.any_nan) {
+        double g = rt_out_double(op, t, out);
+        double tol = rt_sum_tol(t, algo, n, GP_TWO_PHASE_DEFAULT_BLOCKS, &ref);
+        CHECK_MSG(fabs(g - (double)ref.sum) <= tol,
+                  "%s sum %s n=%zu %s %s: %.17g vs reference %.17Lg (tol %.3g)", tag,
+                  gp_dtype_name(t), n, rt_pat_name[pat], gp_reduce_algo_name(algo), g, ref.sum,
+                  tol);
+      } else {
+        CHECK_MSG(got == ref.bits, "%s %s %s n=%zu %s %s: bits %#llx vs reference %#llx", tag,
+                  gp_op_name(op), gp_dtype_name(t), n, rt_pat_name[pat],
+                  gp_reduce_algo_name(algo), (unsigned long long)got,
+                  (unsigned long long)ref.bits);
+      }
+    }
+  }
+}
+
+static void test_matrix(void) {
+  size_t sizes[64];
+  size_t ns = 0;
+  const size_t fixed[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) sizes[ns++] = fixed[i];
+  for (unsigned k = 11; k <= 20; k += 3) { /* powers of two and neighbours */
+    size_t p = (size_t)1 << k;
+    sizes[ns++] = p - 1; sizes[ns++] = p; sizes[ns++] = p + 1;
+  }
+  sizes[ns++] = 4096 * 3 + 17; /* AUTO: several F32 tiles plus a partial one */
+  check_seed(12345);
+  for (int i = 0; i < 4; i++) sizes[ns++] = 1 + (size_t)(check_rand64() % 300000);
+  size_t maxn = 0;
+  for (size_t i = 0; i < ns; i++) if (sizes[i] > maxn) maxn = sizes[i];
+  unsigned char *buf = (unsigned char *)malloc((maxn + 2) * 8);
+  for (size_t ti = 0; ti < 6; ti++) {
+    gp_dtype t = rt_types[ti];
+    size_t es = gp_dtype_size(t);
+    for (size_t si = 0; si < ns; si++) {
+      size_t n = sizes[si];
+      for (int pat = 0; pat < PAT_COUNT; pat++) {
+        if (n > 70000 && pat != PAT_RANDOM && pat != (int)(si % PAT_COUNT)) continue;
+        /* misaligned for odd sizes: one element past an aligned buffer */
+        unsigned char *data = buf + ((si & 1) ? es : 0);
+        rt_fill(data, t, n, pat, 1000 + si * 7 + (size_t)pat);
+        check_case(t, n, pat, data, (si & 1) ? "misaligned" : "aligned");
+      }
+    }
+  }
+  free(buf);
+}
+
+/* ---- NaN, infinities, signed zeros --------------------------------------------- */
+static void reduce_all_algos_bits(gp_op op, gp_dtype t, const void *data, size_t n,
+                                  uint64_t expect, const char *what) {
+  for (size_t ai = 0; ai < 5; ai++) {
+    unsigned char out[8];
+    CHECK_OK(ctx, gp_reduce(ctx, op, t, data, n, out, rt_algos[ai]));
+    uint64_t got = rt_out_bits(op, t, out);
+    CHECK_MSG(got == expect, "%s: %s %s %s n=%zu gives %#llx, expected %#llx", what,
+              gp_op_name(op), gp_dtype_name(t), gp_reduce_algo_name(rt_algos[ai]), n,
+              (unsigned long long)got, (unsigned long long)expect);
+  }
+}
+
+static void test_specials(void) {
+  const size_t sizes[] = {1, 5, 256, 1000, 5000, 70001};
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    size_t n = sizes[si];
+    float *f = (float *)malloc(n * sizeof *f);
+    double *d = (double *)malloc(n * sizeof *d);
+    size_t positions[] = {0, n / 2, n - 1};
+    for (size_t pi = 0; pi < 3; pi++) {
+      for (size_t i = 0; i < n; i++) { f[i] = (float)(i % 13) - 6.0f; d[i] = f[i]; }
+      /* a NaN anywhere (with a sign bit and payload, to check canonicalization) */
+      uint32_t nan32 = 0xffc01234u;
+      uint64_t nan64 = 0xfff8000000001234ull;
+      memcpy(&f[positions[pi]], &nan32, 4);
+      memcpy(&d[positions[pi]], &nan64, 8);
+      for (size_t oi = 0; oi < 3; oi++) {
+        reduce_all_algos_bits(rt_ops[oi], GP_F32, f, n, 0x7fc00000u, "NaN f32");
+        reduce_all_algos_bits(rt_ops[oi], GP_F64, d, n, 0x7ff8000000000000ull, "NaN f64");
+      }
+      /* +inf alone: SUM and MAX are +inf; with -inf as well SUM is NaN */
+      for (size_t i = 0; i < n; i++) { f[i] = (float)(i % 13) - 6.0f; d[i] = f[i]; }
+      f[positions[pi]] = INFINITY;
+      d[positions[pi]] = INFINITY;
+      reduce_all_algos_bits(GP_SUM, GP_F32, f, n, 0x7f800000u, "+inf f32");
+      reduce_all_algos_bits(GP_MAX, GP_F32, f, n, 0x7f800000u, "+inf f32");
+      reduce_all_algos_bits(GP_SUM, GP_F64, d, n, 0x7ff0000000000000ull, "+inf f64");
+      if (n > 1) {
+        size_t other = positions[pi] == 0 ? n - 1 : 0;
+        f[other] = -INFINITY;
+        d[other] = -INFINITY;
+        reduce_all_algos_bits(GP_SUM, GP_F32, f, n, 0x7fc00000u, "inf-inf f32");
+        reduce_all_algos_bits(GP_SUM, GP_F64, d, n, 0x7ff8000000000000ull, "inf-inf f64");
+        reduce_all_algos_bits(GP_MIN, GP_F32, f, n, 0xff800000u, "-inf f32");
+        reduce_all_algos_bits(GP_MAX, GP_F64, d, n, 0x7ff0000000000000ull, "+inf f64");
+      }
+    }
+    /* signed zeros: min(-0, +0) = -0 and max = +0 whatever the order */
+    for (int order = 0; order < 2; order++) {
+      for (size_t i = 0; i < n; i++) {
+        int neg = ((i & 1) == (size_t)order);
+        f[i] = neg ? -0.0f : 0.0f;
+        d[i] = neg ? -0.0 : 0.0;
+      }
+      if (n > 1) {
+        reduce_all_algos_bits(GP_MIN, GP_F32, f, n, 0x80000000u, "-0/+0 min f32");
+        reduce_all_algos_bits(GP_MAX, GP_F32, f, n, 0x00000000u, "-0/+0 max f32");
+        reduce_all_algos_bits(GP_MIN, GP_F64, d, n, 0x8000000000000000ull, "-0/+0 min f64");
+        reduce_all_algos_bits(GP_MAX, GP_F64, d, n, 0, "-0/+0 max f64");
+        reduce_all_algos_bits(GP_SUM, GP_F32, f, n, 0, "-0 + +0 f32");
+      }
+    }
+    /* all -0: the IEEE sum is -0 (the padding identity is -0, so no +0 sneaks in) */
+    for (size_t i = 0; i < n; i++) { f[i] = -0.0f; d[i] = -0.0; }
+    reduce_all_algos_bits(GP_SUM, GP_F32, f, n, 0x80000000u, "all -0 f32");
+    reduce_all_algos_bits(GP_SUM, GP_F64, d, n, 0x8000000000000000ull, "all -0 f64");
+    free(f);
+    free(d);
+  }
+  /* SUM of n = 0 is +0 of the out type, and `in` may be NULL */
+  for (size_t ti = 0; ti < 6; ti++) {
+    uint64_t out = ~0ull;
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, rt_types[ti], NULL, 0, &out, GP_REDUCE_AUTO));
+    size_t osz = gp_dtype_size(gp_reduce_out_type(GP_SUM, rt_types[ti]));
+    CHECK_MSG(osz == 8 ? out == 0 : (out & 0xffffffffu) == 0 && (out >> 32) == 0xffffffffu,
+              "SUM of n = 0 (%s) wrote %#llx", gp_dtype_name(rt_types[ti]),
+              (unsigned long long)out);
+  }
+  /* integer wrap-around and widening */
+  {
+    int32_t a[3] = {INT32_MAX, INT32_MAX, INT32_MIN};
+    for (size_t ai = 0; ai < 5; ai++) {
+      int64_t out = 0;
+      CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_I32, a, 3, &out, rt_algos[ai]));
+      CHECK_EQ_I64(out, (int64_t)INT32_MAX - 1); /* widened: no 32-bit overflow */
+    }
+    uint64_t u[2] = {UINT64_MAX, 5};
+    for (size_t ai = 0; ai < 5; ai++) {
+      uint64_t out = 0;
+      CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_U64, u, 2, &out, rt_algos[ai]));
+      CHECK_EQ_U64(out, 4); /* wraps modulo 2^64 */
+    }
+  }
+}
+
+/* ---- the chapters' loops, written out naively: bit-exact ------------------------- */
+/* seed 000 4.1, simulate_reduce_interleaved, as printed in the chapter */
+static float sim_interleaved(float *sdata, int block_size) {
+  for (int s = 1; s < block_size; s *= 2)
+    for (int tid = 0; tid < block_size; tid++)
+      if (tid % (2 * s) == 0 && tid + s < block_size) sdata[tid] += sdata[tid + s];
+  return sdata[0];
+}
+/* seed 000 4.2, simulate_reduce_sequential */
+static float sim_sequential(float *sdata, int block_size) {
+  for (int s = block_size / 2; s > 0; s /= 2)
+    for (int tid = 0; tid < block_size; tid++)
+      if (tid < s) sdata[tid] += sdata[tid + s];
+  return sdata[0];
+}
+/* the multi-block kernel + relaunch loop of 4.1/4.2 (padding with 0 as the chapter) */
+static float sim_seed_tree(const float *in, size_t n, int interleaved) {
+  size_t count = n;
+  float *cur = (float *)malloc(n * sizeof *cur);
+  memcpy(cur, in, n * sizeof *cur);
+  while (1) {
+    size_t blocks = (count + 255) / 256;
+    float *next = (float *)malloc(blocks * sizeof *next);
+    for (size_t b = 0; b < blocks; b++) {
+      float s[256];
+      for (int t = 0; t < 256; t++) s[t] = b * 256 + t < count ? cur[b * 256 + t] : 0.0f;
+      next[b] = interleaved ? sim_interleaved(s, 256) : sim_sequential(s, 256);
+    }
+    free(cur);
+    cur = next;
+    count = blocks;
+    if (count == 1) break;
+  }
+  float r = cur[0];
+  free(cur);
+  return r;
+}
+/* 4.3 simulate_phase1 / simulate_phase2, with phase 2 grid-striding over the partials */
+static float sim_two_phase(const float *in, size_t n, int num_blocks) {
+  int stride = num_blocks * 256;
+  float *partials = (float *)malloc((size_t)num_blocks * sizeof *partials);
+  for (int block = 0; block < num_blocks; block++) {
+    float sdata[256];
+    for (int tid = 0; tid < 256; tid++) {
+      int idx = block * 256 + tid;
+      float acc = 0.0f;
+      for (size_t i = (size_t)idx; i < n; i += (size_t)stride) acc += in[i];
+      sdata[tid] = acc;
+    }
+    for (int s = 128; s > 0; s /= 2)
+      for (int tid = 0; tid < s; tid++) sdata[tid] += sdata[tid + s];
+    partials[block] = sdata[0];
+  }
+  float sdata[256];
+  for (int tid = 0; tid < 256; tid++) {
+    float acc = 0.0f;
+    for (int i = tid; i < num_blocks; i += 256) acc += partials[i];
+    sdata[tid] = acc;
+  }
+  for (int s = 128; s > 0; s /= 2)
+    for (int tid = 0; tid < s; tid++) sdata[tid] += sdata[tid + s];
+  free(partials);
+  return sdata[0];
+}
+/* __shfl_down_sync(mask, v, o): every lane reads lane l+o, or keeps its own value when
+ * l+o is past the warp; all 32 lanes update at once. */
+static double sim_shfl_tree(double *lane) {
+  for (int o = 16; o > 0; o /= 2) {
+    double got[32];
+    for (int l = 0; l < 32; l++) got[l] = l + o < 32 ? lane[l + o] : lane[l];
+    for (int l = 0; l < 32; l++) lane[l] = lane[l] + got[l];
+  }
+  return lane[0];
+}
+static float sim_shfl_tree_f(float *lane) {
+  for (int o = 16; o > 0; o /= 2) {
+    float got[32];
+    for (int l = 0; l < 32; l++) got[l] = l + o < 32 ? lane[l + o] : lane[l];
+    for (int l = 0; l < 32; l++) lane[l] = lane[l] + got[l];
+  }
+  return lane[0];
+}
+/* Program 6.15 for one 1024-thread block, one element per thread */
+static float sim_warp_block(const float *in, size_t n) {
+  float warp_sum_arr[32];
+  for (int w = 0; w < 32; w++) {
+    float lane[32];
+    for (int l = 0; l < 32; l++) lane[l] = (size_t)(w * 32 + l) < n ? in[w * 32 + l] : -0.0f;
+    warp_sum_arr[w] = sim_shfl_tree_f(lane);
+  }
+  return sim_shfl_tree_f(warp_sum_arr);
+}
+
+/* AUTO's tree from its definition, element by element: element i of tile T sits at
+ * offset o = i % TE; vector q = o / VEC -> step u = q / 256, thread t = q % 256,
+ * component c = o % VEC; tile T belongs to virtual block T % V. */
+static double sim_auto_f64(const void *in, int is_f32, size_t n) {
+  size_t es = is_f32 ? 4 : 8;
+  size_t vec = 16 / es, te = 256 * 4 * vec;
+  size_t tiles = (n + te - 1) / te;
+  size_t nv = tiles < GP_AUTO_MAX_VBLOCKS ? (tiles ? tiles : 1) : GP_AUTO_MAX_VBLOCKS;
+  double *acc = (double *)malloc(nv * 256 * vec * sizeof *acc);
+  for (size_t i = 0; i < nv * 256 * vec; i++) acc[i] = -0.0;
+  for (size_t i = 0; i < n; i++) {
+    size_t tile = i / te, o = i % te, q = o / vec, t = q % 256, c = o % vec;
+    size_t v = tile % nv;
+    double x = is_f32 ? (double)((const float *)in)[i] : ((const double *)in)[i];
+    double *a = &acc[(v * 256 + t) * vec + c];
+    *a = *a + x;
+  }
+  double *part = (double *)malloc(nv * sizeof *part);
+  for (size_t v = 0; v < nv; v++) {
+    double thr[256];
+    for (size_t t = 0; t < 256; t++) {
+      double *a = &acc[(v * 256 + t) * vec];
+      if (vec == 4) { a[0] = a[0] + a[2]; a[1] = a[1] + a[3]; }
+      thr[t] = a[0] + a[1];
+    }
+    double ws[32];
+    for (int w = 0; w < 8; w++) ws[w] = sim_shfl_tree(thr + 32 * w);
+    for (int w = 8; w < 32; w++) ws[w] = -0.0;
+    part[v] = sim_shfl_tree(ws);
+  }
+  double thr[256];
+  for (size_t t = 0; t < 256; t++) {
+    double a = -0.0;
+    for (size_t i = t; i < nv; i += 256) a = a + part[i];
+    thr[t] = a;
+  }
+  double ws[32];
+  for (int w = 0; w < 8; w++) ws[w] = sim_shfl_tree(thr + 32 * w);
+  for (int w = 8; w < 32; w++) ws[w] = -0.0;
+  double r = sim_shfl_tree(ws);
+  free(acc);
+  free(part);
+  return r;
+}
+
+static void test_kernel_order(void) {
+  /* values of many magnitudes: different addition orders give different bits */
+  size_t big = 300000;
+  float *f = (float *)malloc(big * sizeof *f);
+  double *d = (double *)malloc(big * sizeof *d);
+  check_seed(777);
+  for (size_t i = 0; i < big; i++) {
+    f[i] = (float)((check_rand01() - 0.3) * ldexp(1.0, (int)(check_rand64() % 12) - 4));
+    d[i] = (check_rand01() - 0.3) * ldexp(1.0, (int)(check_rand64() % 40) - 8);
+  }
+  float out;
+  /* one 256-element block: the chapter's tree exactly */
+  float tile[256];
+  memcpy(tile, f, sizeof tile);
+  float want = sim_interleaved(tile, 256);
+  CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, 256, &out, GP_REDUCE_INTERLEAVED));
+  CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(want), "interleaved 256: %.9g vs chapter %.9g", out, want);
+  memcpy(tile, f, sizeof tile);
+  want = sim_sequential(tile, 256);
+  CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, 256, &out, GP_REDUCE_SEQUENTIAL));
+  CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(want), "sequential 256: %.9g vs chapter %.9g", out, want);
+  /* the two trees really differ on this data, so the checks above can fail */
+  {
+    float t1[256], t2[256];
+    memcpy(t1, f, sizeof t1);
+    memcpy(t2, f, sizeof t2);
+    CHECK_MSG(rt_f32_bits(sim_interleaved(t1, 256)) != rt_f32_bits(sim_sequential(t2, 256)),
+              "test data too tame: both trees agree");
+  }
+  /* several blocks and relaunches */
+  const size_t ns[] = {257, 65536, 65537, 100000, 300000};
+  for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+    for (int inter = 0; inter < 2; inter++) {
+      want = sim_seed_tree(f, ns[k], inter);
+      CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, ns[k], &out,
+                              inter ? GP_REDUCE_INTERLEAVED : GP_REDUCE_SEQUENTIAL));
+      CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(want), "%s n=%zu: %.9g vs simulation %.9g",
+                inter ? "interleaved" : "sequential", ns[k], out, want);
+    }
+  }
+  /* two-phase: the chapter's 64 blocks, then 1024 blocks (phase 2 grid-strides) */
+  const unsigned grids[] = {64, 1024, 7};
+  for (size_t g = 0; g < 3; g++) {
+    CHECK_OK(ctx, gp_set_two_phase_blocks(ctx, grids[g]));
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+      want = sim_two_phase(f, ns[k], (int)grids[g]);
+      CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, ns[k], &out, GP_REDUCE_TWO_PHASE));
+      CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(want), "two-phase %u blocks n=%zu: %.9g vs %.9g",
+                grids[g], ns[k], out, want);
+    }
+  }
+  CHECK_OK(ctx, gp_set_two_phase_blocks(ctx, 0));
+  /* warp-atomic, one block of 1024 threads: warp shuffle trees, one atomic onto -0 */
+  const size_t wn[] = {1, 33, 1000, 1024};
+  for (size_t k = 0; k < 4; k++) {
+    want = -0.0f + sim_warp_block(f, wn[k]);
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, wn[k], &out, GP_REDUCE_WARP_ATOMIC));
+    CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(want), "warp-atomic n=%zu: %.9g vs %.9g", wn[k],
+              out, want);
+  }
+  /* AUTO: the tree of reduce_tree.h, simulated element by element */
+  CHECK(GP_AUTO_THREADS == 256 && GP_AUTO_UNROLL == 4 && GP_AUTO_VEC_BYTES == 16 &&
+        GP_AUTO_FINAL_THREADS == 256);
+  const size_t an[] = {1, 7, 1024, 4095, 4096, 4097, 4096 * 3 + 17, 100000, 300000};
+  for (size_t k = 0; k < sizeof an / sizeof an[0]; k++) {
+    float wf = (float)sim_auto_f64(f, 1, an[k]);
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, an[k], &out, GP_REDUCE_AUTO));
+    CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(wf), "auto f32 n=%zu: %.9g vs tree %.9g", an[k],
+              out, wf);
+    double wd = sim_auto_f64(d, 0, an[k]), od;
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F64, d, an[k], &od, GP_REDUCE_AUTO));
+    CHECK_MSG(rt_f64_bits(od) == rt_f64_bits(wd), "auto f64 n=%zu: %.17g vs tree %.17g", an[k],
+              od, wd);
+  }
+  free(f);
+  free(d);
+}
+
+/* ---- more than 1024 virtual blocks' worth and thread-count invariance ------------ */
+static void test_threads_and_large(void) {
+  size_t n = ((size_t)1 << 22) + 300001; /* > 1056 F32 tiles: V = 1056, a partial tile */
+  float *f = (float *)malloc(n * sizeof *f);
+  double *d = (double *)malloc(n * sizeof *d);
+  check_seed(99);
+  for (size_t i = 0; i < n; i++) {
+    f[i] = (float)((check_rand01() - 0.5) * ldexp(1.0, (int)(check_rand64() % 16)));
+    d[i] = f[i] * 1.0000001;
+  }
+  float f_ref = (float)sim_auto_f64(f, 1, n);
+  double d_ref = sim_auto_f64(d, 0, n);
+  float tp_ref = 0, wa_ref = 0;
+  int nthreads[] = {1, 2, 3, 8};
+  for (int k = 0; k < 4; k++) {
+#ifdef _OPENMP
+    omp_set_num_threads(nthreads[k]);
+#else
+    if (k > 0) break;
+#endif
+    float of, tp, wa;
+    double od;
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, n, &of, GP_REDUCE_AUTO));
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F64, d, n, &od, GP_REDUCE_AUTO));
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, n, &tp, GP_REDUCE_TWO_PHASE));
+    CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, n, &wa, GP_REDUCE_WARP_ATOMIC));
+    CHECK_MSG(rt_f32_bits(of) == rt_f32_bits(f_ref), "auto f32 with %d threads: %.9g vs %.9g",
+              nthreads[k], of, f_ref);
+    CHECK_MSG(rt_f64_bits(od) == rt_f64_bits(d_ref), "auto f64 with %d threads: %.17g vs %.17g",
+              nthreads[k], od, d_ref);
+    if (k == 0) { tp_ref = tp; wa_ref = wa; }
+    CHECK(rt_f32_bits(tp) == rt_f32_bits(tp_ref));
+    CHECK(rt_f32_bits(wa) == rt_f32_bits(wa_ref));
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(omp_get_num_procs());
+#endif
+  free(f);
+  free(d);
+}
+
+int main(void) {
+  ctx = check_cpu_context();
+  test_kernel_order();
+  test_specials();
+  test_threads_and_large();
+  test_matrix();
+  gp_destroy(ctx);
+  return check_summary("test_reduce_cpu");
+}
