@@ -415,11 +415,12 @@ gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_desi
  * n must be 1 .. 2^40 (0 is GP_ERR_INVALID_ARGUMENT); a and b finite. The samples are
  * never stored: each is evaluated, added and dropped.
  *
- * Precision: GP_F64 evaluates x and f in double. GP_F32 evaluates x and f in float:
- * the 8 consecutive points one thread takes are added in float, and every other
- * addition is in double. All sums across points accumulate in F64.
+ * Precision: GP_F64 evaluates x and f in double. GP_F32 evaluates x and f in float,
+ * and the 32 consecutive values one thread takes are added in float as a pairwise tree
+ * (error ~5 ulp of their sum, the size of f's own rounding); every other addition is
+ * in double, so the sums across points accumulate in F64.
  *
- * Deterministic: the order of every addition is fixed by n alone (tiles of 2048 points,
+ * Deterministic: the order of every addition is fixed by n alone (tiles of 8192 points,
  * at most 1024 blocks, the shuffle-down block tree, a fixed final combine), so a run
  * gives the same bits every time, on every GPU, and the CPU backend adds the same
  * numbers in the same order. Where f uses only + - * / sqrt abs floor ceil min max and

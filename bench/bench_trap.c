@@ -1,0 +1,287 @@
+/* `gpuprims bench trap`: the trapezoidal rule.
+ *  --stages  seed 003's Table 6.10 reproduced: stage 1 (atomicAdd per thread), stage 2
+ *            (32-thread blocks, warp sum), stage 3 (Program 6.15, 1024-thread blocks),
+ *            each with its speed-up over stage 1, beside a serial CPU loop.
+ *  default   gp_integrate_ex (NVRTC-compiled expression, F32 and F64 evaluation, F64
+ *            sums) against thrust::transform_reduce over a counting iterator (x^2, F32).
+ * Our calls write the result to device memory (asynchronous: one kernel launch, no
+ * copy); thrust's transform_reduce returns to the host, which is part of its cost. The
+ * NVRTC compile is done before timing and reported in its own column. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "suites.h"
+#if GP_HAVE_CUDA
+#include "peers/thrust_trap.h"
+#endif
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_SIZES 16
+
+typedef struct trap_arg {
+  gp_context *ctx;
+  const char *expr;
+  double a, b;
+  uint64_t n;
+  gp_dtype prec;
+  int stage;      /* 1..3: gp_trap_seed; 0: gp_integrate_ex */
+  double *d_result;
+  double host_result; /* thrust's */
+} trap_arg;
+
+static int run_ours(void *p, void *stream) {
+  trap_arg *a = (trap_arg *)p;
+  (void)stream; /* the context launches on the harness stream (gpb_open set it) */
+  gp_status s = a->stage ? gp_trap_seed(a->ctx, a->stage, (float)a->a, (float)a->b, a->n, a->d_result)
+                         : gp_integrate_ex(a->ctx, a->expr, a->a, a->b, a->n, a->prec, a->d_result);
+  if (s != GP_OK) {
+    fprintf(stderr, "gpuprims bench trap: %s failed (%s): %s\n",
+            a->stage ? "gp_trap_seed" : "gp_integrate_ex", gp_status_string(s),
+            gp_last_error(a->ctx));
+    return 1;
+  }
+  return 0;
+}
+
+#if GP_HAVE_CUDA
+static int run_thrust(void *p, void *stream) {
+  trap_arg *a = (trap_arg *)p;
+  int e = gpb_thrust_trap_run((float)a->a, (float)a->b, a->n, stream, &a->host_result);
+  if (e) fprintf(stderr, "gpuprims bench trap: thrust::transform_reduce failed (cudaError %d)\n", e);
+  return e != 0;
+}
+#endif
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The seed's serial Trap: float, one core. */
+static float serial_trap(float a, float b, uint64_t n) {
+  const float h = (b - a) / (float)n;
+  float approx = 0.5f * (a * a + b * b);
+  for (uint64_t i = 1; i < n; i++) {
+    const float x = a + (float)i * h;
+    approx += x * x;
+  }
+  return approx * h;
+}
+
+/* Median of a few runs of the serial loop, into a result row. */
+static void time_serial(gpb_bench *b, float lo, float hi, uint64_t n, gpb_result *r) {
+  memset(r, 0, sizeof *r);
+  snprintf(r->impl, sizeof r->impl, "cpu-serial");
+  snprintf(r->name, sizeof r->name, "trap serial CPU loop (x^2)");
+  snprintf(r->dtype, sizeof r->dtype, "f32");
+  r->n = n;
+  r->elements = (double)n;
+  double t[7];
+  int k = 0;
+  const double cap = gpb_options_of(b)->max_time_s, start = now_s();
+  volatile float sink = 0;
+  while (k < 7 && (k < 3 || now_s() - start < cap)) {
+    const double t0 = now_s();
+    sink = serial_trap(lo, hi, n);
+    t[k++] = now_s() - t0;
+  }
+  (void)sink;
+  for (int i = 1; i < k; i++)
+    for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+      double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
+    }
+  r->ok = 1;
+  r->samples = k;
+  r->median_s = t[k / 2];
+  r->min_s = t[0];
+  r->max_s = t[k - 1];
+  r->mean_s = r->median_s;
+  r->elem_per_s = (double)n / r->median_s;
+  snprintf(r->note, sizeof r->note, "T = %.7g (wall clock)", (double)sink);
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gpuprims bench trap [--stages] [--sizes LIST] [--expr EXPR]\n"
+          "                           [--precision f32,f64] [--no-peers] [shared options]\n\n"
+          "  --stages        seed 003 Table 6.10: the three stages (f(x) = x^2, float) and a\n"
+          "                  serial CPU loop, with speed-ups (sizes default 2^20,2^24,2^28)\n"
+          "  --sizes LIST    trapezoids, e.g. 2^20,2^28 (default 2^20,2^24,2^28)\n"
+          "  --expr EXPR     the integrand of the gp_integrate_ex rows (default x^2)\n"
+          "  --precision L   f32, f64 or both (default f32,f64)\n"
+          "  --a A --b B     the interval (default [0, 1])\n"
+          "  --no-peers      skip thrust\n\n"
+          "Our rows write the result to device memory (one launch, asynchronous); the NVRTC\n"
+          "compile happens before timing and is shown as compile_ms in the note.\n\n");
+  gpb_print_options_help(f);
+}
+
+int gp_bench_trap(int argc, char **argv) {
+  gpb_options opt;
+  gpb_options_default(&opt);
+  int stages = 0, peers = 1;
+  uint64_t sizes[MAX_SIZES] = {1u << 20, 1u << 24, 1u << 28};
+  int nsizes = 3;
+  const char *expr = "x^2";
+  double lo = 0, hi = 1;
+  gp_dtype precs[2] = {GP_F32, GP_F64};
+  int nprecs = 2;
+  for (int i = 1; i < argc; i++) {
+    int r = gpb_parse_option(&opt, "trap", argc, argv, &i);
+    if (r < 0) return 2;
+    if (r > 0) continue;
+    const char *a = argv[i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(a, "--stages") == 0) {
+      stages = 1;
+    } else if (strcmp(a, "--no-peers") == 0) {
+      peers = 0;
+    } else if (i + 1 < argc && strcmp(a, "--sizes") == 0) {
+      if (gpb_parse_sizes(argv[++i], sizes, MAX_SIZES, &nsizes) || nsizes == 0) {
+        fprintf(stderr, "gpuprims bench trap: bad --sizes '%s'\n", argv[i]);
+        return 2;
+      }
+    } else if (i + 1 < argc && strcmp(a, "--expr") == 0) {
+      expr = argv[++i];
+    } else if (i + 1 < argc && (strcmp(a, "--a") == 0 || strcmp(a, "--b") == 0)) {
+      char *end;
+      double v = strtod(argv[++i], &end);
+      if (*end || !isfinite(v)) {
+        fprintf(stderr, "gpuprims bench trap: %s '%s' is not a number\n", a, argv[i]);
+        return 2;
+      }
+      if (a[2] == 'a') lo = v; else hi = v;
+    } else if (i + 1 < argc && strcmp(a, "--precision") == 0) {
+      char *items[4];
+      int k = gpb_split_list(argv[++i], items, 4);
+      nprecs = 0;
+      for (int j = 0; j < k && nprecs < 2; j++) {
+        gp_dtype t;
+        if (gp_dtype_from_name(items[j], &t) || (t != GP_F32 && t != GP_F64)) {
+          fprintf(stderr, "gpuprims bench trap: --precision '%s': use f32, f64 or both\n", items[j]);
+          return 2;
+        }
+        precs[nprecs++] = t;
+      }
+      if (!nprecs) return 2;
+    } else {
+      fprintf(stderr, "gpuprims bench trap: unknown option '%s' (gpuprims bench trap --help)\n", a);
+      return 2;
+    }
+  }
+
+  gpb_bench *b;
+  if (gpb_open(&b, "trap", &opt, argc, argv)) return 1;
+  gp_context *ctx = gpb_context(b);
+  const int cuda = gpb_is_cuda(b);
+  double *d_result = NULL;
+  if (gpb_alloc(b, sizeof(double), (void **)&d_result)) {
+    gpb_close(b);
+    return 1;
+  }
+#if !GP_HAVE_CUDA
+  peers = 0;
+#endif
+  if (!cuda) peers = 0;
+  int total = 0;
+  for (int s = 0; s < nsizes; s++)
+    total += stages ? (cuda ? 3 : 0) : nprecs + (peers && strcmp(expr, "x^2") == 0);
+  gpb_set_progress_total(b, total);
+  gpb_print_header(b);
+  int failed = 0;
+
+  if (stages) {
+    if (!cuda) printf("# --stages: the seed's stages are CUDA kernels; on the CPU backend only the serial loop runs\n");
+    for (int s = 0; s < nsizes; s++) {
+      const uint64_t n = sizes[s];
+      gpb_result rows[4];
+      const char *desc[4] = {"serial CPU loop, float, one core", "naive: atomicAdd per thread",
+                             "32-thread blocks: warp sum, atomicAdd per block",
+                             "1024-thread blocks: multi-warp (Program 6.15)"};
+      time_serial(b, (float)lo, (float)hi, n, &rows[0]);
+      gpb_emit(b, &rows[0]);
+      for (int st = 1; st <= 3 && cuda; st++) {
+        trap_arg arg = {ctx, "x^2", lo, hi, n, GP_F32, st, d_result, 0};
+        char name[96];
+        snprintf(name, sizeof name, "trap seed stage %d", st);
+        gpb_case c = {.impl = "gpuprims", .name = name, .dtype = "f32", .note = desc[st],
+                      .n = n, .bytes = 0, .run = run_ours, .arg = &arg};
+        failed |= gpb_time_case(b, &c, &rows[st]);
+        double v = NAN;
+        if (rows[st].ok && gpb_copy(b, &v, d_result, sizeof v) == 0)
+          snprintf(rows[st].note, sizeof rows[st].note, "T = %.7g", v);
+        gpb_emit(b, &rows[st]);
+      }
+      char nb[32];
+      const double exact = (hi * hi * hi - lo * lo * lo) / 3;
+      printf("\n# Table 6.10 (seed 003) on %s: n = %s (%llu), f(x) = x^2 over [%g, %g], exact %.7g\n",
+             gpb_device_of(b)->name, gpb_format_n(n, nb, sizeof nb), (unsigned long long)n, lo,
+             hi, exact);
+      printf("# %-20s %-48s %12s %14s %14s\n", "version", "description", "median", "vs original",
+             "vs serial CPU");
+      const char *ver[4] = {"serial CPU", "original (stage 1)", "32-thread blocks", "1024-thread blocks"};
+      for (int k = 0; k < (cuda ? 4 : 1); k++) {
+        char t[32], s1[32] = "-", s0[32] = "-";
+        if (!rows[k].ok) {
+          printf("# %-20s %-48s %12s\n", ver[k], desc[k], "FAILED");
+          continue;
+        }
+        double ms = rows[k].median_s * 1e3;
+        snprintf(t, sizeof t, ms < 1 ? "%.1f us" : "%.3f ms", ms < 1 ? ms * 1e3 : ms);
+        if (k >= 1 && rows[1].ok) snprintf(s1, sizeof s1, "%.1fx", rows[1].median_s / rows[k].median_s);
+        if (rows[0].ok) snprintf(s0, sizeof s0, "%.1fx", rows[0].median_s / rows[k].median_s);
+        printf("# %-20s %-48s %12s %14s %14s\n", ver[k], desc[k], t, s1, s0);
+      }
+      printf("\n");
+    }
+    gpb_free(b, d_result);
+    return gpb_close(b) | failed;
+  }
+
+  for (int s = 0; s < nsizes; s++) {
+    const uint64_t n = sizes[s];
+    gpb_result thrust_row;
+    int have_thrust = 0;
+#if GP_HAVE_CUDA
+    if (peers && strcmp(expr, "x^2") == 0) {
+      trap_arg arg = {ctx, expr, lo, hi, n, GP_F32, 0, d_result, 0};
+      gpb_case c = {.impl = "thrust", .name = "trap transform_reduce (x^2)", .dtype = "f32",
+                    .n = n, .bytes = 0, .run = run_thrust, .arg = &arg};
+      failed |= gpb_time_case(b, &c, &thrust_row);
+      snprintf(thrust_row.note, sizeof thrust_row.note, "T = %.9g (float sum)", arg.host_result);
+      have_thrust = thrust_row.ok;
+    }
+#endif
+    for (int p = 0; p < nprecs; p++) {
+      double compile_s = 0;
+      gp_status st = gp_integrate_prepare(ctx, expr, precs[p], &compile_s);
+      if (st != GP_OK) {
+        fprintf(stderr, "gpuprims bench trap: '%s': %s\n", expr, gp_last_error(ctx));
+        gpb_free(b, d_result);
+        gpb_close(b);
+        return st == GP_ERR_PARSE ? 2 : 1;
+      }
+      trap_arg arg = {ctx, expr, lo, hi, n, precs[p], 0, d_result, 0};
+      char name[96];
+      snprintf(name, sizeof name, "trap integrate %.60s", expr);
+      gpb_case c = {.impl = "gpuprims", .name = name, .dtype = gp_dtype_name(precs[p]), .n = n,
+                    .bytes = 0, .run = run_ours, .arg = &arg};
+      gpb_result r;
+      failed |= gpb_time_case(b, &c, &r);
+      double v = NAN;
+      if (r.ok && gpb_copy(b, &v, d_result, sizeof v) == 0)
+        snprintf(r.note, sizeof r.note, "T = %.12g, compile_ms %.1f", v, compile_s * 1e3);
+      if (have_thrust && precs[p] == GP_F32) gpb_set_ratio(&r, &thrust_row);
+      gpb_emit(b, &r);
+    }
+    if (have_thrust) gpb_emit(b, &thrust_row);
+  }
+  gpb_free(b, d_result);
+  return gpb_close(b) | failed;
+}

@@ -1,0 +1,425 @@
+/* gp_integrate and friends: argument checks, the per-context cache of parsed (and, on
+ * CUDA, NVRTC-compiled) expressions, and dispatch to the CPU sum or the generated
+ * kernel; plus gp_trap_seed, the seed's three stages. */
+#define _POSIX_C_SOURCE 200809L
+#include "core/integrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if GP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "cuda/integrate/codegen.h"
+#include "cuda/integrate/jit.h"
+#include "cuda/integrate/trap_seed.h"
+#endif
+
+/* A compiled kernel, shared by every spelling of the same expression (same source). */
+typedef struct gp_jit_module {
+  char *source;
+  void *lib, *kernel; /* cudaLibrary_t, cudaKernel_t */
+  struct gp_jit_module *next;
+} gp_jit_module;
+
+/* One (text, precision) the context has seen: its parsed form and its kernel. */
+typedef struct gp_jit_entry {
+  char *text;
+  gp_dtype precision;
+  gp_expr expr;
+  gp_jit_module *module; /* NULL on the CPU backend */
+  struct gp_jit_entry *next;
+} gp_jit_entry;
+
+#define GP_JIT_MAX_ENTRIES 256
+
+/* Device scratch: [0] the result slot for host results, [8] the seed's float
+ * accumulator, [16] the ticket counter, [256..] the partial sums. Zeroed once; the
+ * kernels leave the counter and accumulator at 0 when they finish. */
+#define SCRATCH_RESULT 0
+#define SCRATCH_SEED_ACC 8
+#define SCRATCH_COUNTER 16
+#define SCRATCH_PARTIALS 256
+#define SCRATCH_BYTES (SCRATCH_PARTIALS + 8 * GP_TRAP_MAX_BLOCKS)
+
+struct gp_jit_cache {
+  gp_jit_entry *entries;
+  int nentries;
+  gp_jit_module *modules;
+  void *scratch; /* device memory, SCRATCH_BYTES */
+  char arch[32];
+};
+
+static void cache_clear(struct gp_jit_cache *c) {
+  for (gp_jit_entry *e = c->entries, *next; e; e = next) {
+    next = e->next;
+    free(e->text);
+    gp_expr_free(&e->expr);
+    free(e);
+  }
+  c->entries = NULL;
+  c->nentries = 0;
+  for (gp_jit_module *m = c->modules, *next; m; m = next) {
+    next = m->next;
+#if GP_HAVE_CUDA
+    gp_jit_unload(m->lib);
+#endif
+    free(m->source);
+    free(m);
+  }
+  c->modules = NULL;
+}
+
+static void cache_free(struct gp_jit_cache *c) {
+  if (!c) return;
+  cache_clear(c);
+#if GP_HAVE_CUDA
+  if (c->scratch) (void)cudaFree(c->scratch);
+  (void)cudaGetLastError();
+#endif
+  free(c);
+}
+
+static gp_status get_cache(gp_context *ctx, struct gp_jit_cache **out) {
+  if (!ctx->jit) {
+    struct gp_jit_cache *c = (struct gp_jit_cache *)calloc(1, sizeof *c);
+    if (!c) return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for the expression cache");
+    ctx->jit = c;
+    ctx->jit_free = cache_free;
+  }
+  *out = ctx->jit;
+  return GP_OK;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#if GP_HAVE_CUDA
+static gp_status ensure_scratch(gp_context *ctx, struct gp_jit_cache *c) {
+  if (c->scratch) return GP_OK;
+  void *p = NULL;
+  GP_CUDA_TRY(ctx, cudaMalloc(&p, SCRATCH_BYTES));
+  cudaError_t e = cudaMemset(p, 0, SCRATCH_BYTES);
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    (void)cudaFree(p);
+    return gp_cuda_status(ctx, (int)e, "cudaMemset (integrate scratch)", __FILE__, __LINE__);
+  }
+  c->scratch = p;
+  return GP_OK;
+}
+
+/* Compiles and loads the kernel for an entry, sharing a module with the same source. */
+static gp_status compile_entry(gp_context *ctx, struct gp_jit_cache *c, gp_jit_entry *en,
+                               double *compile_s) {
+  char *src = NULL;
+  if (gp_codegen_integrate(&en->expr, en->precision, gp_trap_fold(en->precision), &src))
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory generating CUDA source");
+  for (gp_jit_module *m = c->modules; m; m = m->next)
+    if (strcmp(m->source, src) == 0) {
+      free(src);
+      en->module = m;
+      return GP_OK;
+    }
+  if (!c->arch[0]) gp_nvrtc_arch_for(ctx->info.cc_major, ctx->info.cc_minor, c->arch, sizeof c->arch);
+  const double t0 = now_s();
+  char *image = NULL;
+  size_t size = 0;
+  char log[GP_ERROR_LEN - 64];
+  if (gp_nvrtc_compile(src, c->arch, &image, &size, log, sizeof log)) {
+    free(src);
+    return gp_fail(ctx, GP_ERR_CUDA, "compiling the expression's kernel: %s", log);
+  }
+  gp_jit_module *m = (gp_jit_module *)calloc(1, sizeof *m);
+  if (!m) {
+    free(src);
+    free(image);
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for a compiled module");
+  }
+  gp_status s = gp_jit_load(ctx, image, GP_CODEGEN_KERNEL_NAME, &m->lib, &m->kernel);
+  free(image);
+  if (s != GP_OK) {
+    free(src);
+    free(m);
+    return s;
+  }
+  *compile_s += now_s() - t0;
+  m->source = src;
+  m->next = c->modules;
+  c->modules = m;
+  en->module = m;
+  return GP_OK;
+}
+#endif
+
+/* Finds or creates the cache entry for (text, precision): parses (GP_ERR_PARSE with the
+ * column on failure) and, on CUDA, compiles. */
+static gp_status lookup(gp_context *ctx, const char *text, gp_dtype precision,
+                        gp_jit_entry **out, double *compile_s) {
+  struct gp_jit_cache *c = NULL;
+  gp_status s = get_cache(ctx, &c);
+  if (s) return s;
+  for (gp_jit_entry *e = c->entries; e; e = e->next)
+    if (e->precision == precision && strcmp(e->text, text) == 0) {
+      *out = e;
+      return GP_OK;
+    }
+  gp_jit_entry *en = (gp_jit_entry *)calloc(1, sizeof *en);
+  char err[512];
+  if (!en || !(en->text = strdup(text))) {
+    free(en);
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for the expression cache");
+  }
+  en->precision = precision;
+  (void)compile_s; /* only the CUDA backend compiles */
+  if (gp_expr_parse(text, &en->expr, err, sizeof err)) {
+    free(en->text);
+    free(en);
+    return gp_fail(ctx, GP_ERR_PARSE, "expression: %s", err);
+  }
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA) {
+    if (c->nentries >= GP_JIT_MAX_ENTRIES) {
+      /* bounded memory: drop everything once (kernels in flight may use a module) */
+      s = gp_sync_stream(ctx);
+      if (s) {
+        gp_expr_free(&en->expr);
+        free(en->text);
+        free(en);
+        return s;
+      }
+      cache_clear(c);
+    }
+    s = compile_entry(ctx, c, en, compile_s);
+    if (s) {
+      gp_expr_free(&en->expr);
+      free(en->text);
+      free(en);
+      return s;
+    }
+  }
+#endif
+  if (c->nentries >= GP_JIT_MAX_ENTRIES) cache_clear(c);
+  en->next = c->entries;
+  c->entries = en;
+  c->nentries++;
+  *out = en;
+  return GP_OK;
+}
+
+static gp_status check_args(gp_context *ctx, const char *expr, double a, double b,
+                            uint64_t n, gp_dtype precision) {
+  if (!expr) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "expr is NULL: pass an expression in x, e.g. \"x^2\"");
+  if (precision != GP_F32 && precision != GP_F64) {
+    if ((unsigned)precision < GP_DTYPE_COUNT)
+      return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                     "precision %s: integration evaluates in GP_F32 or GP_F64",
+                     gp_dtype_name(precision));
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown precision %d: use GP_F32 or GP_F64", (int)precision);
+  }
+  if (!isfinite(a) || !isfinite(b))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "the interval must be finite (a = %g, b = %g)", a, b);
+  if (n == 0)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "n = 0 trapezoids: n must be at least 1");
+  if (n > GP_TRAP_MAX_N)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "n = %llu trapezoids is more than 2^40 (%llu)", (unsigned long long)n,
+                   (unsigned long long)GP_TRAP_MAX_N);
+  if (!isfinite(b - a))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "b - a overflows (a = %g, b = %g): use a narrower interval", a, b);
+  return GP_OK;
+}
+
+static gp_status not_finite(gp_context *ctx, const char *expr, double r, double a, double b) {
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                 "the trapezoid sum of '%.200s' over [%g, %g] is not finite (%s): f is "
+                 "infinite or undefined at a sample point (e.g. 1/x with x = 0 a node, log "
+                 "or sqrt of a negative number); change [a, b] or n so no node hits it",
+                 expr, a, b, isnan(r) ? "nan" : r > 0 ? "+inf" : "-inf");
+}
+
+gp_status gp_integrate_ex(gp_context *ctx, const char *expr, double a, double b,
+                          uint64_t n, gp_dtype precision, double *result) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if (!result) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "result is NULL");
+  s = check_args(ctx, expr, a, b, n, precision);
+  if (s) return s;
+  gp_jit_entry *en;
+  double compile_s = 0;
+  s = lookup(ctx, expr, precision, &en, &compile_s);
+  if (s) return s;
+  gp_trap_plan p;
+  gp_trap_plan_make(&p, a, b, n, precision);
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA) {
+    struct gp_jit_cache *c = ctx->jit;
+    s = ensure_scratch(ctx, c);
+    if (s) return s;
+    const gp_mem_kind kind = gp_mem_kind_of(ctx, result);
+    char *scr = (char *)c->scratch;
+    double *out = kind == GP_MEM_HOST ? (double *)(scr + SCRATCH_RESULT) : result;
+    double *partials = (double *)(scr + SCRATCH_PARTIALS);
+    unsigned int *counter = (unsigned int *)(scr + SCRATCH_COUNTER);
+    unsigned long long m = p.m, tiles = p.tiles;
+    void *args[] = {&p.a, &p.b, &p.h, &m, &tiles, &partials, &counter, &out};
+    s = gp_jit_launch(ctx, en->module->kernel, p.grid, GP_TRAP_THREADS, args);
+    if (s) return s;
+    if (kind != GP_MEM_HOST) return GP_OK;
+    double *pin;
+    s = gp_pinned(ctx, sizeof(double), (void **)&pin);
+    if (s) return s;
+    s = gp_copy_sync(ctx, pin, out, sizeof(double));
+    if (s) return s;
+    const double r = *pin;
+    if (!isfinite(r)) return not_finite(ctx, expr, r, a, b);
+    *result = r;
+    return GP_OK;
+  }
+#endif
+  s = gp_require_host(ctx, result, "result");
+  if (s) return s;
+  double r;
+  s = gp_cpu_integrate(ctx, &en->expr, &p, &r);
+  if (s) return s;
+  if (!isfinite(r)) return not_finite(ctx, expr, r, a, b);
+  *result = r;
+  return GP_OK;
+}
+
+gp_status gp_integrate(gp_context *ctx, const char *expr, double a, double b, uint64_t n,
+                       double *result) {
+  return gp_integrate_ex(ctx, expr, a, b, n, GP_F64, result);
+}
+
+gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype precision,
+                               double *compile_seconds) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  s = check_args(ctx, expr, 0.0, 1.0, 1, precision);
+  if (s) return s;
+  gp_jit_entry *en;
+  double compile_s = 0;
+  const double t0 = now_s();
+  s = lookup(ctx, expr, precision, &en, &compile_s);
+  if (s) return s;
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA) {
+    s = ensure_scratch(ctx, ctx->jit);
+    if (s) return s;
+    if (compile_seconds) *compile_seconds = compile_s;
+    return GP_OK;
+  }
+#endif
+  if (compile_seconds) *compile_seconds = now_s() - t0;
+  return GP_OK;
+}
+
+gp_status gp_integrate_source(gp_context *ctx, const char *expr, gp_dtype precision,
+                              char *buf, size_t size, size_t *needed) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  s = check_args(ctx, expr, 0.0, 1.0, 1, precision);
+  if (s) return s;
+#if GP_HAVE_CUDA
+  gp_expr e;
+  char err[512];
+  if (gp_expr_parse(expr, &e, err, sizeof err))
+    return gp_fail(ctx, GP_ERR_PARSE, "expression: %s", err);
+  char *src = NULL;
+  int rc = gp_codegen_integrate(&e, precision, gp_trap_fold(precision), &src);
+  gp_expr_free(&e);
+  if (rc) return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory generating CUDA source");
+  const size_t len = strlen(src) + 1;
+  if (needed) *needed = len;
+  if (buf && size) {
+    const size_t k = len < size ? len : size;
+    memcpy(buf, src, k - 1);
+    buf[k - 1] = '\0';
+  }
+  free(src);
+  return GP_OK;
+#else
+  (void)buf; (void)size; (void)needed;
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                 "gpuprims was built without CUDA, so it generates no CUDA source");
+#endif
+}
+
+gp_status gp_trap_seed(gp_context *ctx, int stage, float a, float b, uint64_t n,
+                       double *result) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if (!result) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "result is NULL");
+  if (stage < 1 || stage > 3)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "stage %d: the seed's stages are 1 (atomicAdd per thread), 2 (32-thread "
+                   "blocks, warp sum) and 3 (1024-thread blocks, Program 6.15)", stage);
+  if (!isfinite(a) || !isfinite(b))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "the interval must be finite (a = %g, b = %g)",
+                   (double)a, (double)b);
+  if (n == 0 || n > GP_TRAP_MAX_N)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "n = %llu trapezoids: n must be 1 .. 2^40", (unsigned long long)n);
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA) {
+    struct gp_jit_cache *c = NULL;
+    s = get_cache(ctx, &c);
+    if (s) return s;
+    s = ensure_scratch(ctx, c);
+    if (s) return s;
+    const gp_mem_kind kind = gp_mem_kind_of(ctx, result);
+    char *scr = (char *)c->scratch;
+    double *out = kind == GP_MEM_HOST ? (double *)(scr + SCRATCH_RESULT) : result;
+    const float h = (b - a) / (float)n;
+    int e = gp_cuda_trap_seed(stage, a, b, h, n, (float *)(scr + SCRATCH_SEED_ACC), out,
+                              ctx->stream);
+    s = gp_cuda_status(ctx, e, "trap seed kernels", __FILE__, __LINE__);
+    if (s) return s;
+    GP_LAUNCH_CHECK(ctx, "trap_seed");
+    if (kind != GP_MEM_HOST) return GP_OK;
+    double *pin;
+    s = gp_pinned(ctx, sizeof(double), (void **)&pin);
+    if (s) return s;
+    s = gp_copy_sync(ctx, pin, out, sizeof(double));
+    if (s) return s;
+    *result = *pin;
+    return GP_OK;
+  }
+#endif
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                 "the seed's trapezoid stages are CUDA kernels: create a CUDA context "
+                 "(gp_integrate_ex is the integrator on the CPU backend)");
+}
+
+int gp_integrate_nvrtc_check(const char *expr, gp_dtype precision, const char *arch,
+                             char **image, size_t *size, char *log, size_t log_len) {
+  *image = NULL;
+  *size = 0;
+#if GP_HAVE_CUDA
+  gp_expr e;
+  if (gp_expr_parse(expr, &e, log, log_len)) return -1;
+  char *src = NULL;
+  int rc = gp_codegen_integrate(&e, precision, gp_trap_fold(precision), &src);
+  gp_expr_free(&e);
+  if (rc) {
+    snprintf(log, log_len, "out of memory generating CUDA source");
+    return -1;
+  }
+  rc = gp_nvrtc_compile(src, arch, image, size, log, log_len);
+  free(src);
+  return rc ? -1 : 0;
+#else
+  (void)expr; (void)precision; (void)arch;
+  snprintf(log, log_len, "gpuprims was built without CUDA");
+  return -2;
+#endif
+}

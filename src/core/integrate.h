@@ -1,0 +1,66 @@
+/* The trapezoid sum's fixed shape, shared by the CPU backend and the generated CUDA
+ * kernel so both add the same numbers in the same order: it depends on n alone.
+ * Internal to src/ (and tests of internals). */
+#ifndef GP_CORE_INTEGRATE_H
+#define GP_CORE_INTEGRATE_H
+
+#include "core/context.h"
+#include "core/expr.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Tuning knobs of the summation tree (changing one changes the result's last bits).
+ * The interior points i = 1 .. n-1 are cut into tiles of GP_TRAP_TILE consecutive
+ * points; thread t of a block takes GP_TRAP_ITEMS consecutive points of a tile; block
+ * g takes tiles g, g + G, g + 2G, ... with G = min(tiles, GP_TRAP_MAX_BLOCKS) (at least
+ * 1), so the grid, not the GPU, follows n. */
+#define GP_TRAP_THREADS 256
+#define GP_TRAP_ITEMS 32
+#define GP_TRAP_TILE (GP_TRAP_THREADS * GP_TRAP_ITEMS)
+#define GP_TRAP_MAX_BLOCKS 1024
+#define GP_TRAP_MAX_N (1ull << 40)
+/* F32 evaluation: a thread's run of GP_TRAP_FOLD_F32 consecutive values is added in
+ * float, as a pairwise tree (short chains, error ~log2(32) ulp), before one F64 add: a
+ * power of two dividing GP_TRAP_ITEMS; 1 = every value added in F64. Measured on the
+ * H200: F32 x^2 at n = 2^28 takes 40 us this way; one F64 add per value is F64-add and
+ * conversion bound. */
+#define GP_TRAP_FOLD_F32 GP_TRAP_ITEMS
+static inline int gp_trap_fold(gp_dtype precision) {
+  return precision == GP_F32 ? GP_TRAP_FOLD_F32 : 1;
+}
+
+typedef struct gp_trap_plan {
+  double a, b, h;     /* h = (b - a) / n: negative when b < a */
+  uint64_t n;         /* trapezoids */
+  uint64_t m;         /* interior points: n - 1 */
+  uint64_t tiles;     /* ceil(m / GP_TRAP_TILE) */
+  unsigned grid;      /* G */
+  gp_dtype precision; /* GP_F32 or GP_F64: how f and x are evaluated */
+  int fold;           /* F32: points of one thread summed in F32 before the F64 add */
+} gp_trap_plan;
+
+/* Fills the plan (the arguments are already validated). */
+void gp_trap_plan_make(gp_trap_plan *p, double a, double b, uint64_t n, gp_dtype precision);
+
+/* x of the j-th point of a run that starts at point i0 (j < GP_TRAP_ITEMS). Both
+ * backends compute x exactly this way: fma(i0, h, a) once per run, then fma(j, h, .). */
+
+/* CPU backend: the whole sum, in the plan's order; *result = h * (S + (f(a)+f(b))/2). */
+gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan *p,
+                           double *result);
+
+/* For tests (CI has no GPU): generates the kernel source for expr and compiles it with
+ * NVRTC for `arch` ("compute_90": PTX, "sm_90": CUBIN). Returns 0 with a malloc'd image
+ * (*size bytes; PTX NUL-terminated), -1 with the parse or NVRTC error in log, or -2 in a
+ * build without CUDA. Needs no GPU and no driver. */
+int gp_integrate_nvrtc_check(const char *expr, gp_dtype precision, const char *arch,
+                             char **image, size_t *size, char *log, size_t log_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

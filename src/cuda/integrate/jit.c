@@ -1,0 +1,105 @@
+/* NVRTC -> CUBIN/PTX -> cudaLibraryLoadData -> cudaLibraryGetKernel -> cudaLaunchKernel.
+ * Only the runtime API and NVRTC: a machine without a driver can still compile (CI
+ * checks the generated source this way) and the binary starts without libcuda. */
+#include "cuda/integrate/jit.h"
+
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
+                     char *log, size_t log_len) {
+  *image = NULL;
+  *size = 0;
+  if (log_len) log[0] = '\0';
+  nvrtcProgram prog;
+  nvrtcResult r = nvrtcCreateProgram(&prog, src, "gp_integrate.cu", 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) {
+    snprintf(log, log_len, "nvrtcCreateProgram failed: %s", nvrtcGetErrorString(r));
+    return -1;
+  }
+  char archopt[64];
+  snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
+  const char *opts[] = {archopt, "--std=c++17", "--fmad=false", "--prec-div=true",
+                        "--prec-sqrt=true", "--ftz=false"};
+  r = nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+  if (r != NVRTC_SUCCESS) {
+    size_t n = 0;
+    int w = snprintf(log, log_len, "NVRTC (%s) failed: %s: ", arch, nvrtcGetErrorString(r));
+    if (nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 1 && w > 0 &&
+        (size_t)w < log_len) {
+      char *full = (char *)malloc(n);
+      if (full && nvrtcGetProgramLog(prog, full) == NVRTC_SUCCESS)
+        snprintf(log + w, log_len - (size_t)w, "%s", full);
+      free(full);
+    }
+    nvrtcDestroyProgram(&prog);
+    return -1;
+  }
+  const int cubin = strncmp(arch, "sm_", 3) == 0;
+  size_t n = 0;
+  r = cubin ? nvrtcGetCUBINSize(prog, &n) : nvrtcGetPTXSize(prog, &n);
+  char *img = r == NVRTC_SUCCESS ? (char *)malloc(n + 1) : NULL;
+  if (img) r = cubin ? nvrtcGetCUBIN(prog, img) : nvrtcGetPTX(prog, img);
+  nvrtcDestroyProgram(&prog);
+  if (r != NVRTC_SUCCESS || !img) {
+    free(img);
+    snprintf(log, log_len, "NVRTC: cannot read the compiled %s: %s", cubin ? "CUBIN" : "PTX",
+             r != NVRTC_SUCCESS ? nvrtcGetErrorString(r) : "out of memory");
+    return -1;
+  }
+  img[n] = '\0';
+  *image = img;
+  *size = n;
+  return 0;
+}
+
+void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len) {
+  const int want = cc_major * 10 + cc_minor;
+  int count = 0, best = 0, exact = 0;
+  if (nvrtcGetNumSupportedArchs(&count) == NVRTC_SUCCESS && count > 0 && count < 1024) {
+    int *archs = (int *)malloc(sizeof(int) * (size_t)count);
+    if (archs && nvrtcGetSupportedArchs(archs) == NVRTC_SUCCESS)
+      for (int i = 0; i < count; i++) {
+        if (archs[i] == want) exact = 1;
+        if (archs[i] <= want && archs[i] > best) best = archs[i];
+      }
+    free(archs);
+  }
+  if (exact || best == 0)
+    snprintf(arch, len, "sm_%d", want);
+  else
+    snprintf(arch, len, "compute_%d", best);
+}
+
+gp_status gp_jit_load(gp_context *ctx, const void *image, const char *name, void **lib,
+                      void **kernel) {
+  cudaLibrary_t l = NULL;
+  cudaKernel_t k = NULL;
+  GP_CUDA_TRY(ctx, cudaLibraryLoadData(&l, image, NULL, NULL, 0, NULL, NULL, 0));
+  cudaError_t e = cudaLibraryGetKernel(&k, l, name);
+  if (e != cudaSuccess) {
+    (void)cudaLibraryUnload(l);
+    return gp_cuda_status(ctx, (int)e, "cudaLibraryGetKernel", __FILE__, __LINE__);
+  }
+  *lib = (void *)l;
+  *kernel = (void *)k;
+  return GP_OK;
+}
+
+void gp_jit_unload(void *lib) {
+  if (lib) (void)cudaLibraryUnload((cudaLibrary_t)lib);
+  (void)cudaGetLastError();
+}
+
+gp_status gp_jit_launch(gp_context *ctx, void *kernel, unsigned grid, unsigned block,
+                        void **args) {
+  dim3 g = {grid, 1, 1}, b = {block, 1, 1};
+  /* a cudaKernel_t passes as the function pointer (CUDA 12+) */
+  GP_CUDA_TRY(ctx, cudaLaunchKernel((const void *)kernel, g, b, args, 0,
+                                    (cudaStream_t)ctx->stream));
+  GP_LAUNCH_CHECK(ctx, "gp_integrate_kernel (NVRTC)");
+  return GP_OK;
+}
