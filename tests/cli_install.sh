@@ -18,7 +18,8 @@ cmake --build "$tmp/consumer" >/dev/null
 # pkg-config, where it is installed
 if command -v pkg-config >/dev/null; then
   PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --exists gpuprims
-  PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags gpuprims | grep -q -- "-I$tmp/prefix/include"
+  inc=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags-only-I gpuprims | sed 's/^-I//; s/ *$//')
+  [ -f "$inc/gpuprims.h" ] || { echo "pkg-config --cflags points at '$inc', which has no gpuprims.h"; exit 1; }
   echo "pkg-config: ok"
 fi
 echo "install: ok"
