@@ -1,0 +1,342 @@
+/* `gpuprims bench sort`: gp_sort (GP_SORT_BITONIC and the seed's grid bitonic sort)
+ * against cub::DeviceRadixSort, gp_sort_segments against cub::DeviceSegmentedSort, on
+ * the same device data and stream; --seed-tables reproduces the seed's Tables 6.18 and
+ * 6.19 (CPU qsort, CPU serial bitonic, GPU bitonic at n = 2048 and 2^21). */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "suites.h"
+#if GP_HAVE_CUDA
+#include "peers/cub_sort.h"
+#endif
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_LIST 32
+
+typedef struct sort_arg {
+  gpb_bench *b;
+  gp_context *ctx;
+  gp_dtype t;
+  void *keys;       /* sorted in place */
+  const void *src;  /* the unsorted input, restored before every run */
+  size_t n, seg;    /* seg 0: a whole sort */
+  gp_sort_algo algo;
+  gp_order order;
+#if GP_HAVE_CUDA
+  gpb_cub_sort *peer;
+#endif
+} sort_arg;
+
+static int restore(void *p, void *stream) {
+  sort_arg *a = (sort_arg *)p;
+  (void)stream;
+  return gpb_copy_async(a->b, a->keys, a->src, a->n * gp_dtype_size(a->t));
+}
+
+static int run_ours(void *p, void *stream) {
+  sort_arg *a = (sort_arg *)p;
+  (void)stream; /* the context launches on the harness stream */
+  gp_status s = a->seg ? gp_sort_segments(a->ctx, a->t, a->keys, a->n, a->seg, a->order)
+                       : gp_sort(a->ctx, a->t, a->keys, a->n, a->order, a->algo);
+  if (s != GP_OK) {
+    fprintf(stderr, "gpuprims bench sort: %s\n", gp_last_error(a->ctx));
+    return 1;
+  }
+  return 0;
+}
+
+#if GP_HAVE_CUDA
+static int run_cub(void *p, void *stream) {
+  sort_arg *a = (sort_arg *)p;
+  int e = gpb_cub_sort_run(a->peer, stream);
+  if (e) fprintf(stderr, "gpuprims bench sort: CUB failed (cudaError %d)\n", e);
+  return e;
+}
+#endif
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_i32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Median wall time of `reps` runs of a host sort of n int32 keys (restored each time). */
+static double time_host(gp_context *cpu, int use_qsort, const int32_t *src, int32_t *buf,
+                        size_t n, int reps) {
+  double t[64];
+  if (reps > 64) reps = 64;
+  for (int r = 0; r < reps; r++) {
+    memcpy(buf, src, n * 4);
+    double t0 = now_s();
+    if (use_qsort) qsort(buf, n, 4, cmp_i32);
+    else (void)gp_sort(cpu, GP_I32, buf, n, GP_ASCENDING, GP_SORT_BITONIC_SEED);
+    t[r] = now_s() - t0;
+  }
+  for (int i = 1; i < reps; i++)
+    for (int j = i; j > 0 && t[j - 1] > t[j]; j--) { double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }
+  return t[reps / 2];
+}
+
+/* Tables 6.18 and 6.19: CPU qsort, CPU serial bitonic (Program 6.17), GPU bitonic
+ * (Program 6.19) on n = 2048 and 2^21 int32 keys. */
+static int seed_tables(gpb_bench *b) {
+  gp_context *cpu = NULL;
+  if (gp_create(&cpu, GP_BACKEND_CPU) != GP_OK) return 1;
+  const size_t ns[2] = {2048, (size_t)1 << 21};
+  const char *title[2] = {"Table 6.18: small list (n = 2048 int32)",
+                          "Table 6.19: large list (n = 2^21 = 2,097,152 int32)"};
+  const double seed_ms[2][3] = {{0.116, 1.19, 0.128}, {539.0, 3710.0, 13.1}};
+  double res[2][3];
+  int rc = 0;
+  for (int k = 0; k < 2; k++) {
+    size_t n = ns[k];
+    int32_t *src = (int32_t *)malloc(n * 4), *buf = (int32_t *)malloc(n * 4);
+    void *dk = NULL, *dsrc = NULL;
+    if (!src || !buf || gpb_alloc(b, n * 4, &dk) || gpb_alloc(b, n * 4, &dsrc) ||
+        gpb_fill_random(b, GP_I32, dsrc, n, 0x6180 + (uint64_t)k) || gpb_copy(b, src, dsrc, n * 4)) {
+      free(src); free(buf); gpb_free(b, dk); gpb_free(b, dsrc);
+      rc = 1;
+      break;
+    }
+    res[k][0] = time_host(cpu, 1, src, buf, n, k ? 5 : 51);
+    res[k][1] = time_host(cpu, 0, src, buf, n, k ? 3 : 51);
+    sort_arg a = {b, gpb_context(b), GP_I32, dk, dsrc, n, 0, GP_SORT_BITONIC_SEED, GP_ASCENDING
+#if GP_HAVE_CUDA
+                  , NULL
+#endif
+    };
+    gpb_case c = {"gpuprims", "sort bitonic-seed", "i32", gpb_is_cuda(b) ? "Program 6.19" : "cpu backend",
+                  n, 0, 2.0 * (double)n * 4, run_ours, restore, &a};
+    gpb_result r;
+    gpb_time_case(b, &c, &r);
+    gpb_emit(b, &r);
+    res[k][2] = r.ok ? r.median_s : 0;
+    /* the GPU result must equal qsort's */
+    memcpy(buf, src, n * 4);
+    qsort(buf, n, 4, cmp_i32);
+    int32_t *got = (int32_t *)malloc(n * 4);
+    if (got && !gpb_copy(b, got, dk, n * 4) && memcmp(got, buf, n * 4) != 0) {
+      fprintf(stderr, "gpuprims bench sort: seed-table sort at n = %zu disagrees with qsort\n", n);
+      rc = 1;
+    }
+    free(got);
+    free(src); free(buf); gpb_free(b, dk); gpb_free(b, dsrc);
+  }
+  if (rc == 0) {
+    const gpb_device *d = gpb_device_of(b);
+    gp_device_info ci;
+    (void)gp_get_device_info(cpu, &ci);
+    printf("\nSeed tables reproduced on this machine (CPU: %s, single thread; %s: %s)\n",
+           ci.name, gpb_is_cuda(b) ? "GPU" : "no GPU, CPU backend", d->name);
+    for (int k = 0; k < 2; k++) {
+      printf("\n%s\n", title[k]);
+      printf("  %-34s %14s %14s\n", "", "this machine", "seed (ms)");
+      printf("  %-34s %11.4f ms %14.3f\n", "CPU qsort", res[k][0] * 1e3, seed_ms[k][0]);
+      printf("  %-34s %11.4f ms %14.3f\n", "CPU serial bitonic (Program 6.17)", res[k][1] * 1e3, seed_ms[k][1]);
+      printf("  %-34s %11.4f ms %14.3f\n", "GPU bitonic (Program 6.19)", res[k][2] * 1e3, seed_ms[k][2]);
+      if (res[k][2] > 0)
+        printf("  ratios: qsort / GPU = %.2fx (seed %.2fx), serial bitonic / GPU = %.2fx (seed %.2fx),\n"
+               "          serial bitonic / qsort = %.2fx (seed %.2fx)\n",
+               res[k][0] / res[k][2], seed_ms[k][0] / seed_ms[k][2], res[k][1] / res[k][2],
+               seed_ms[k][1] / seed_ms[k][2], res[k][1] / res[k][0], seed_ms[k][1] / seed_ms[k][0]);
+    }
+  }
+  gp_destroy(cpu);
+  return rc;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gpuprims bench sort [options]\n\n"
+          "Times gp_sort (bitonic, and the seed's grid bitonic) against cub::DeviceRadixSort,\n"
+          "and gp_sort_segments against cub::DeviceSegmentedSort, on random keys.\n\n"
+          "  --sizes LIST      whole-sort sizes (default 2^11,2^16,2^21,2^24)\n"
+          "  --segments LIST   segment sizes (default every power of two 2..65536)\n"
+          "  --seg-n N         keys in a segmented sort (default 2^24)\n"
+          "  --dtype T         key type (default u32)\n"
+          "  --desc            descending\n"
+          "  --no-seed         skip the seed's grid bitonic rows\n"
+          "  --no-segments     skip the segmented sorts\n"
+          "  --no-peers        skip CUB\n"
+          "  --seed-tables     only reproduce Tables 6.18 and 6.19 (qsort, serial bitonic,\n"
+          "                    GPU bitonic at n = 2048 and 2^21)\n");
+  gpb_print_options_help(f);
+}
+
+/* Copies both results to the host and compares bits (sorted keys are unique). */
+static int same_result(gpb_bench *b, const void *x, const void *y, size_t bytes) {
+  char *hx = (char *)malloc(bytes ? bytes : 1), *hy = (char *)malloc(bytes ? bytes : 1);
+  int same = hx && hy && !gpb_copy(b, hx, x, bytes) && !gpb_copy(b, hy, y, bytes) &&
+             memcmp(hx, hy, bytes) == 0;
+  free(hx);
+  free(hy);
+  return same;
+}
+
+int gp_bench_sort(int argc, char **argv) {
+  gpb_options opt;
+  gpb_options_default(&opt);
+  uint64_t sizes[MAX_LIST] = {1ull << 11, 1ull << 16, 1ull << 21, 1ull << 24};
+  int nsizes = 4;
+  uint64_t segs[MAX_LIST];
+  int nsegs = 0;
+  for (int k = 1; k <= 16; k++) segs[nsegs++] = 1ull << k;
+  uint64_t seg_n = 1ull << 24;
+  gp_dtype t = GP_U32;
+  int desc = 0, do_seed = 1, do_segs = 1, peers = 1, tables = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    int r = gpb_parse_option(&opt, "sort", argc, argv, &i);
+    if (r < 0) return 2;
+    if (r > 0) continue;
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--sizes") == 0 || strcmp(a, "--segments") == 0) {
+      int is_sizes = a[2] == 's' && a[3] == 'i';
+      if (!v || gpb_parse_sizes(v, is_sizes ? sizes : segs, MAX_LIST, is_sizes ? &nsizes : &nsegs)) {
+        fprintf(stderr, "gpuprims bench sort: %s needs a list of sizes like 2^20,1000000\n", a);
+        return 2;
+      }
+      i++;
+    } else if (strcmp(a, "--seg-n") == 0) {
+      int c = 0;
+      if (!v || gpb_parse_sizes(v, &seg_n, 1, &c) || c != 1) {
+        fprintf(stderr, "gpuprims bench sort: --seg-n needs a size\n");
+        return 2;
+      }
+      i++;
+    } else if (strcmp(a, "--dtype") == 0) {
+      if (!v || gp_dtype_from_name(v, &t) != GP_OK) {
+        fprintf(stderr, "gpuprims bench sort: --dtype needs f32, f64, i32, i64, u32 or u64\n");
+        return 2;
+      }
+      i++;
+    } else if (strcmp(a, "--desc") == 0) desc = 1;
+    else if (strcmp(a, "--no-seed") == 0) do_seed = 0;
+    else if (strcmp(a, "--no-segments") == 0) do_segs = 0;
+    else if (strcmp(a, "--no-peers") == 0) peers = 0;
+    else if (strcmp(a, "--seed-tables") == 0) tables = 1;
+    else {
+      fprintf(stderr, "gpuprims bench sort: unknown option '%s' (see --help)\n", a);
+      return 2;
+    }
+  }
+
+  gpb_bench *b;
+  if (gpb_open(&b, "sort", &opt, argc, argv)) return 1;
+  gpb_print_header(b);
+  if (tables) {
+    gpb_set_progress_total(b, 2);
+    int rc = seed_tables(b);
+    int crc = gpb_close(b);
+    return rc ? rc : crc;
+  }
+  const int cuda = gpb_is_cuda(b);
+#if !GP_HAVE_CUDA
+  peers = 0;
+#endif
+  if (!cuda) peers = 0;
+  int total = 0;
+  for (int s = 0; s < nsizes; s++) total += 1 + do_seed + peers;
+  if (do_segs) total += nsegs * (1 + peers);
+  gpb_set_progress_total(b, total);
+
+  size_t es = gp_dtype_size(t);
+  uint64_t max_n = do_segs ? seg_n : 0;
+  for (int s = 0; s < nsizes; s++) if (sizes[s] > max_n) max_n = sizes[s];
+  void *src = NULL, *keys = NULL, *out = NULL;
+  if (gpb_alloc(b, max_n * es, &src) || gpb_alloc(b, max_n * es, &keys) ||
+      gpb_alloc(b, max_n * es, &out) || gpb_fill_random(b, t, src, max_n, 0x5027)) {
+    gpb_free(b, src); gpb_free(b, keys); gpb_free(b, out);
+    gpb_close(b);
+    return 1;
+  }
+  int rc = 0;
+  /* rows: 0 = whole sorts, 1 = segments */
+  for (int mode = 0; mode < 2; mode++) {
+    int count = mode ? (do_segs ? nsegs : 0) : nsizes;
+    for (int s = 0; s < count; s++) {
+      size_t n = mode ? (size_t)seg_n : (size_t)sizes[s];
+      size_t seg = mode ? (size_t)segs[s] : 0;
+      if (mode && (seg == 0 || n % seg)) {
+        fprintf(stderr, "gpuprims bench sort: --seg-n %zu is not a multiple of segment %zu: skipped\n", n, seg);
+        continue;
+      }
+      sort_arg a = {b, gpb_context(b), t, keys, src, n, seg, GP_SORT_BITONIC,
+                    desc ? GP_DESCENDING : GP_ASCENDING
+#if GP_HAVE_CUDA
+                    , NULL
+#endif
+      };
+      double bytes = 2.0 * (double)n * (double)es;
+      char name[96], note[96];
+      gpb_result peer_res, seed_res;
+      int have_peer = 0, have_seed = 0;
+#if GP_HAVE_CUDA
+      if (peers) {
+        int e = gpb_cub_sort_create(&a.peer, (int)t, src, out, n, seg, desc);
+        if (e) {
+          fprintf(stderr, "gpuprims bench sort: CUB setup failed (cudaError %d): no peer row\n", e);
+        } else {
+          gpb_case c = {"cub", seg ? "DeviceSegmentedSort::SortKeys" : "DeviceRadixSort::SortKeys",
+                        gp_dtype_name(t), NULL, n, 0, bytes, run_cub, NULL, &a};
+          if (seg) { snprintf(note, sizeof note, "segments of %zu", seg); c.note = note; }
+          have_peer = gpb_time_case(b, &c, &peer_res) == 0;
+        }
+      }
+#endif
+      if (!mode && do_seed) {
+        sort_arg sa = a;
+        sa.algo = GP_SORT_BITONIC_SEED;
+        gpb_case c = {"gpuprims", "sort bitonic-seed", gp_dtype_name(t), "Program 6.19", n, 0,
+                      bytes, run_ours, restore, &sa};
+        have_seed = gpb_time_case(b, &c, &seed_res) == 0;
+        if (have_seed && have_peer && !same_result(b, keys, out, n * es)) {
+          fprintf(stderr, "gpuprims bench sort: bitonic-seed n = %zu disagrees with CUB\n", n);
+          rc = 1;
+        }
+      }
+      if (seg) snprintf(name, sizeof name, "sort_segments");
+      else snprintf(name, sizeof name, "sort bitonic");
+      note[0] = '\0';
+      if (seg) snprintf(note, sizeof note, "segments of %zu", seg);
+      gpb_case c = {"gpuprims", name, gp_dtype_name(t), note, n, 0, bytes, run_ours, restore, &a};
+      gpb_result r;
+      if (gpb_time_case(b, &c, &r) == 0) {
+        if (have_seed && r.median_s > 0) {
+          size_t l = strlen(r.note);
+          snprintf(r.note + l, sizeof r.note - l, "%s%.2fx the seed's", l ? "; " : "",
+                   seed_res.median_s / r.median_s);
+        }
+        if (have_peer && !same_result(b, keys, out, n * es)) {
+          fprintf(stderr, "gpuprims bench sort: %s n = %zu disagrees with CUB\n", name, n);
+          rc = 1;
+        }
+      }
+      if (have_peer) gpb_set_ratio(&r, &peer_res);
+      gpb_emit(b, &r);
+      if (have_seed) gpb_emit(b, &seed_res);
+#if GP_HAVE_CUDA
+      if (a.peer) {
+        gpb_emit(b, &peer_res);
+        gpb_cub_sort_destroy(a.peer);
+      }
+#endif
+    }
+  }
+  gpb_free(b, src);
+  gpb_free(b, keys);
+  gpb_free(b, out);
+  int crc = gpb_close(b);
+  return rc ? rc : crc;
+}

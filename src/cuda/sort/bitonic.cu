@@ -1,0 +1,399 @@
+/* GP_SORT_BITONIC: register / shared-memory bitonic sort of nseg segments of S keys
+ * (nseg = 1: a plain sort), any S, keys-only or with 4/8-byte values.
+ *
+ * Network. Keys are first mapped to order-preserving unsigned integers (see
+ * src/cpu/sort_cpu.h; descending complements them), so only two key widths exist.
+ * Every merge level L (blocks of 2^L) starts with a "mirror" stage that compares i
+ * with i ^ (2^L - 1), then ordinary stages i vs i ^ 2^b for b = L-2 .. 0; every
+ * comparator puts the smaller key at the smaller index. With all comparators ascending,
+ * a segment of S keys behaves as if padded to P = 2^ceil(log2 S) with +inf: elements
+ * at or past S are never read or written (they load as the all-ones key, which a
+ * strict compare never moves below a real key), so no padding memory and no wasted
+ * passes over a whole power of two.
+ *
+ * Windows. A thread holds ITEMS = 2^LOGI elements whose indices differ exactly in a
+ * window of LOGI consecutive bits [wl, wl + LOGI); every stage whose bit lies in the
+ * window runs in registers with no communication. For a mirror stage whose top bit
+ * is in the window, the thread's upper-half elements are taken with their index bits
+ * below wl flipped, so the mirror partner is again in the same thread.
+ *
+ * Launches. bs_block_sort: one block sorts a tile of F = THREADS * ITEMS keys (or
+ * F/P whole segments when P <= F: a segmented sort of small segments is this one
+ * launch) through shared memory, re-windowing via shared memory every LOGI stages.
+ * For each level L above log2 F: bs_global (stages with bits >= log2 F, LOGI of them
+ * per launch, straight from global memory, coalesced) then bs_finish (the log2 F
+ * stages below, in shared memory, one launch). Global traffic for a sort of n = 2^m:
+ * 1 + sum_{L > f} (ceil((L - f) / LOGI) + 1) read+write passes, f = log2 F.
+ * Float total order, determinism: keys are compared as unsigned integers. */
+#include "cuda/sort/sort_cuda.h"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+typedef unsigned long long u64;
+
+/* ---- key transform (same formulas as src/cpu/sort_cpu.h) ----------------------------
+ * kind: 0 unsigned, 1 signed, 2 float. */
+__device__ __forceinline__ uint32_t bs_enc(uint32_t u, int kind, int desc) {
+  if (kind == 2) u ^= (u >> 31) ? 0xFFFFFFFFu : 0x80000000u;
+  else if (kind == 1) u ^= 0x80000000u;
+  return desc ? ~u : u;
+}
+__device__ __forceinline__ uint32_t bs_dec(uint32_t u, int kind, int desc) {
+  if (desc) u = ~u;
+  if (kind == 2) u ^= (u >> 31) ? 0x80000000u : 0xFFFFFFFFu;
+  else if (kind == 1) u ^= 0x80000000u;
+  return u;
+}
+__device__ __forceinline__ u64 bs_enc(u64 u, int kind, int desc) {
+  if (kind == 2) u ^= (u >> 63) ? ~0ull : (1ull << 63);
+  else if (kind == 1) u ^= 1ull << 63;
+  return desc ? ~u : u;
+}
+__device__ __forceinline__ u64 bs_dec(u64 u, int kind, int desc) {
+  if (desc) u = ~u;
+  if (kind == 2) u ^= (u >> 63) ? (1ull << 63) : ~0ull;
+  else if (kind == 1) u ^= 1ull << 63;
+  return u;
+}
+
+/* ---- compare-exchange: the smaller key to a ---------------------------------------- */
+template <typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_cx(K &a, K &b, V &va, V &vb) {
+  if (PV) {
+    bool sw = a > b;
+    K ka = sw ? b : a, kb = sw ? a : b;
+    V xa = sw ? vb : va, xb = sw ? va : vb;
+    a = ka; b = kb; va = xa; vb = xb;
+  } else {
+    K lo = min(a, b), hi = max(a, b);
+    a = lo; b = hi;
+  }
+}
+
+/* Stage on window bit B: c (bit B clear) vs c | 2^B. Mirror: c vs c ^ (2^(B+1) - 1). */
+template <int B, int ITEMS, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_reg_stage(K *k, V *v, bool mirror) {
+  if (mirror) {
+#pragma unroll
+    for (int c = 0; c < ITEMS; c++)
+      if (!(c & (1 << B))) bs_cx<K, V, PV>(k[c], k[c ^ ((2 << B) - 1)], v[c], v[c ^ ((2 << B) - 1)]);
+  } else {
+#pragma unroll
+    for (int c = 0; c < ITEMS; c++)
+      if (!(c & (1 << B))) bs_cx<K, V, PV>(k[c], k[c | (1 << B)], v[c], v[c | (1 << B)]);
+  }
+}
+template <int LOGI, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_reg_stage_rt(int b, K *k, V *v, bool mirror) {
+  constexpr int I = 1 << LOGI;
+  switch (b) {
+  case 0: bs_reg_stage<0, I, K, V, PV>(k, v, mirror); break;
+  case 1: if (LOGI > 1) bs_reg_stage<(LOGI > 1 ? 1 : 0), I, K, V, PV>(k, v, mirror); break;
+  case 2: if (LOGI > 2) bs_reg_stage<(LOGI > 2 ? 2 : 0), I, K, V, PV>(k, v, mirror); break;
+  case 3: if (LOGI > 3) bs_reg_stage<(LOGI > 3 ? 3 : 0), I, K, V, PV>(k, v, mirror); break;
+  case 4: if (LOGI > 4) bs_reg_stage<(LOGI > 4 ? 4 : 0), I, K, V, PV>(k, v, mirror); break;
+  }
+}
+
+/* Index of item c of window thread t: window bits [wl, wl+LOGI) hold c, the others
+ * hold t; with mbit >= 0, items whose window bit mbit is set take t's bits below wl
+ * flipped (the mirror stage's partners). */
+template <int LOGI>
+__device__ __forceinline__ u64 bs_widx(u64 t, unsigned wl, int c, int mbit) {
+  u64 lowmask = (1ull << wl) - 1;
+  u64 low = t & lowmask;
+  if (mbit >= 0 && ((c >> mbit) & 1)) low ^= lowmask;
+  return ((t >> wl) << (wl + LOGI)) | ((u64)c << wl) | low;
+}
+
+template <int LOGI>
+__device__ __forceinline__ unsigned bs_widx32(unsigned t, unsigned wl, int c, int mbit) {
+  unsigned lowmask = (1u << wl) - 1;
+  unsigned low = t & lowmask;
+  if (mbit >= 0 && ((c >> mbit) & 1)) low ^= lowmask;
+  return ((t >> wl) << (wl + LOGI)) | ((unsigned)c << wl) | low;
+}
+
+/* Shared-memory slot of tile index i: one pad word per ITEMS keeps a warp's window
+ * accesses on distinct banks for every window position. */
+template <int LOGI>
+__device__ __forceinline__ unsigned bs_slot(unsigned i) { return i + (i >> LOGI); }
+
+/* Runs the network in shared memory from (level L, stage bit b) to the end of level
+ * Lend, re-windowing every LOGI stages. Starts and ends synchronized. */
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_smem_network(K *sk, V *sv, unsigned L, int b, unsigned Lend) {
+  constexpr int I = 1 << LOGI;
+  K k[I];
+  V v[I];
+  const unsigned t = threadIdx.x;
+  while (L <= Lend) {
+    int wl = b - LOGI + 1;
+    if (wl < 0) wl = 0;
+    int mbit = (b == (int)L - 1 && wl > 0) ? b - wl : -1;
+#pragma unroll
+    for (int c = 0; c < I; c++) {
+      unsigned s = bs_slot<LOGI>(bs_widx32<LOGI>(t, wl, c, mbit));
+      k[c] = sk[s];
+      if (PV) v[c] = sv[s];
+    }
+    for (;;) {
+      bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, b == (int)L - 1);
+      if (b > wl) { b--; continue; }
+      if (wl == 0) {
+        L++;
+        b = (int)L - 1;
+        if (L <= Lend && b < LOGI) continue; /* the next level fits this window */
+      } else {
+        b = wl - 1;
+      }
+      break;
+    }
+#pragma unroll
+    for (int c = 0; c < I; c++) {
+      unsigned s = bs_slot<LOGI>(bs_widx32<LOGI>(t, wl, c, mbit));
+      sk[s] = k[c];
+      if (PV) sv[s] = v[c];
+    }
+    __syncthreads();
+  }
+}
+
+struct bs_args {
+  u64 S;          /* segment size */
+  u64 nseg;
+  unsigned logP;  /* P = 2^logP >= S */
+  int kind, desc;
+};
+
+/* Maps tile position q of block blk to a global index; false where it is padding. */
+template <int LOGF>
+__device__ __forceinline__ bool bs_tile_index(const bs_args &a, u64 blk, unsigned q, u64 *g) {
+  u64 seg, local;
+  if (a.logP <= LOGF) {
+    seg = (blk << (LOGF - a.logP)) + (q >> a.logP);
+    local = q & ((1u << a.logP) - 1);
+  } else {
+    u64 tps = (a.S + (1ull << LOGF) - 1) >> LOGF;
+    seg = blk / tps;
+    local = ((blk % tps) << LOGF) | q;
+  }
+  *g = seg * a.S + local;
+  return seg < a.nseg && local < a.S;
+}
+
+template <typename K> __device__ __forceinline__ K bs_maxkey() { return (K)~(K)0; }
+
+/* Block sort: sorts each tile (levels 1 .. min(logP, log2 F)) in shared memory. Reads
+ * and writes the tile once; encodes keys on load; decodes on store when it is the
+ * whole sort (P <= F). Cost: log2 F (log2 F + 1) / 2 stages, about (log2 F)^2 / (2 LOGI)
+ * shared-memory round trips of the tile. */
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+__global__ void __launch_bounds__(THREADS)
+bs_block_sort(K *keys, V *vals, bs_args a) {
+  constexpr int I = 1 << LOGI, F = THREADS * I;
+  constexpr unsigned LOGF = (unsigned)(LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : 9));
+  static_assert((1 << LOGF) == F, "THREADS must be 64, 128, 256 or 512");
+  extern __shared__ __align__(16) unsigned char bs_smem[];
+  K *sk = (K *)bs_smem;
+  V *sv = (V *)(sk + F + F / I);
+  const u64 blk = blockIdx.x;
+  for (unsigned q = threadIdx.x; q < (unsigned)F; q += THREADS) {
+    u64 g;
+    bool ok = bs_tile_index<LOGF>(a, blk, q, &g);
+    unsigned s = bs_slot<LOGI>(q);
+    sk[s] = ok ? bs_enc(keys[g], a.kind, a.desc) : bs_maxkey<K>();
+    if (PV) sv[s] = ok ? vals[g] : (V)0;
+  }
+  __syncthreads();
+  unsigned Lend = a.logP < LOGF ? a.logP : LOGF;
+  bs_smem_network<LOGI, THREADS, K, V, PV>(sk, sv, 1, 0, Lend);
+  const bool last = a.logP <= LOGF;
+  for (unsigned q = threadIdx.x; q < (unsigned)F; q += THREADS) {
+    u64 g;
+    if (!bs_tile_index<LOGF>(a, blk, q, &g)) continue;
+    unsigned s = bs_slot<LOGI>(q);
+    K x = sk[s];
+    keys[g] = last ? bs_dec(x, a.kind, a.desc) : x;
+    if (PV) vals[g] = sv[s];
+  }
+}
+
+/* Finish of level L > log2 F: the log2 F stages below the tile size, in shared
+ * memory. Its first window is loaded straight from global memory (coalesced: item c
+ * of thread t is c * THREADS + t). One read + one write of the data. */
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+__global__ void __launch_bounds__(THREADS)
+bs_finish(K *keys, V *vals, bs_args a, unsigned L) {
+  constexpr int I = 1 << LOGI, F = THREADS * I;
+  constexpr unsigned LOGF = (unsigned)(LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : 9));
+  extern __shared__ __align__(16) unsigned char bs_smem[];
+  K *sk = (K *)bs_smem;
+  V *sv = (V *)(sk + F + F / I);
+  const u64 blk = blockIdx.x;
+  const unsigned t = threadIdx.x;
+  const int wl = (int)LOGF - LOGI;
+  K k[I];
+  V v[I];
+#pragma unroll
+  for (int c = 0; c < I; c++) {
+    unsigned q = (unsigned)c * THREADS + t;
+    u64 g;
+    bool ok = bs_tile_index<LOGF>(a, blk, q, &g);
+    k[c] = ok ? keys[g] : bs_maxkey<K>();
+    if (PV) v[c] = ok ? vals[g] : (V)0;
+  }
+  for (int b = (int)LOGF - 1; b >= wl; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, false);
+#pragma unroll
+  for (int c = 0; c < I; c++) {
+    unsigned s = bs_slot<LOGI>((unsigned)c * THREADS + t);
+    sk[s] = k[c];
+    if (PV) sv[s] = v[c];
+  }
+  __syncthreads();
+  if (wl > 0) bs_smem_network<LOGI, THREADS, K, V, PV>(sk, sv, L, wl - 1, L);
+  const bool last = L == a.logP;
+  for (unsigned q = t; q < (unsigned)F; q += THREADS) {
+    u64 g;
+    if (!bs_tile_index<LOGF>(a, blk, q, &g)) continue;
+    unsigned s = bs_slot<LOGI>(q);
+    K x = sk[s];
+    keys[g] = last ? bs_dec(x, a.kind, a.desc) : x;
+    if (PV) vals[g] = sv[s];
+  }
+}
+
+/* Stages b_hi down to b_lo (all >= log2 F) of level L, window [wl, wl + LOGI): each
+ * thread loads its ITEMS elements from global memory (coalesced: consecutive threads
+ * take consecutive indices below wl), runs the stages in registers and stores them.
+ * One read + one write per element for up to LOGI stages. */
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+__global__ void __launch_bounds__(THREADS)
+bs_global(K *keys, V *vals, bs_args a, unsigned L, int b_hi, int b_lo, unsigned wl) {
+  constexpr int I = 1 << LOGI;
+  const u64 gt = (u64)blockIdx.x * THREADS + threadIdx.x;
+  const unsigned logT = a.logP - LOGI; /* threads per segment = 2^logT */
+  const u64 seg = gt >> logT;
+  if (seg >= a.nseg) return;
+  const u64 t = gt & ((1ull << logT) - 1);
+  const int mbit = (b_hi == (int)L - 1) ? b_hi - (int)wl : -1;
+  if (bs_widx<LOGI>(t, wl, 0, mbit) >= a.S) return; /* item 0 is the smallest index */
+  K *sk = keys + seg * a.S;
+  V *sv = vals ? vals + seg * a.S : vals;
+  K k[I];
+  V v[I];
+#pragma unroll
+  for (int c = 0; c < I; c++) {
+    u64 i = bs_widx<LOGI>(t, wl, c, mbit);
+    bool ok = i < a.S;
+    k[c] = ok ? sk[i] : bs_maxkey<K>();
+    if (PV) v[c] = ok ? sv[i] : (V)0;
+  }
+  for (int b = b_hi; b >= b_lo; b--)
+    bs_reg_stage_rt<LOGI, K, V, PV>(b - (int)wl, k, v, b == (int)L - 1);
+#pragma unroll
+  for (int c = 0; c < I; c++) {
+    u64 i = bs_widx<LOGI>(t, wl, c, mbit);
+    if (i < a.S) {
+      sk[i] = k[c];
+      if (PV) sv[i] = v[c];
+    }
+  }
+}
+
+/* ---- host side --------------------------------------------------------------------- */
+#define BS_THREADS 256       /* tile kernels for large problems */
+#define BS_THREADS_SMALL 256 /* one small sort (n <= 2048): a single block */
+#define BS_LOG_THREADS_SMALL 8
+#define BS_LOGI_SMALL 3
+
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_args &a, u64 blocks) {
+  constexpr int I = 1 << LOGI, F = THREADS * I;
+  size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  static int attr_set; /* once per kernel: a benign race sets it twice */
+  if (!attr_set) {
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_block_sort<LOGI, THREADS, K, V, PV>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    attr_set = 1;
+  }
+  bs_block_sort<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(keys, vals, a);
+  GP_LAUNCH_CHECK(ctx, "bs_block_sort");
+  return GP_OK;
+}
+
+template <int LOGI, typename K, typename V, bool PV>
+static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
+  constexpr int I = 1 << LOGI;
+  constexpr unsigned LOGF = LOGI + 8;
+  const cudaStream_t st = (cudaStream_t)ctx->stream;
+  /* one small sort: a single block of BS_THREADS_SMALL threads x 8 items, so more
+     warps share the latency of each re-windowing round */
+  if (a.nseg == 1 && a.logP <= BS_LOGI_SMALL + BS_LOG_THREADS_SMALL)
+    return bs_launch_block<BS_LOGI_SMALL, BS_THREADS_SMALL, K, V, PV>(ctx, keys, vals, a, 1);
+  u64 blocks;
+  if (a.logP <= LOGF) {
+    u64 spb = 1ull << (LOGF - a.logP);
+    blocks = (a.nseg + spb - 1) / spb;
+  } else {
+    blocks = a.nseg * ((a.S + (1ull << LOGF) - 1) >> LOGF);
+  }
+  if (blocks > 0x7FFFFFFFull)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "sort too large for one grid (%llu blocks)", blocks);
+  gp_status s = bs_launch_block<LOGI, BS_THREADS, K, V, PV>(ctx, keys, vals, a, blocks);
+  if (s) return s;
+  if (a.logP <= LOGF) return GP_OK;
+
+  constexpr int F = BS_THREADS * I;
+  size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  static int attr_set;
+  if (!attr_set) {
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_finish<LOGI, BS_THREADS, K, V, PV>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    attr_set = 1;
+  }
+  u64 gthreads = a.nseg << (a.logP - LOGI);
+  u64 gblocks = (gthreads + BS_THREADS - 1) / BS_THREADS;
+  if (gblocks > 0x7FFFFFFFull)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "sort too large for one grid (%llu blocks)", gblocks);
+  for (unsigned L = LOGF + 1; L <= a.logP; L++) {
+    int b = (int)L - 1;
+    while (b >= (int)LOGF) {
+      int wl = b - LOGI + 1;
+      if (wl < (int)LOGF) wl = (int)LOGF;
+      if (wl > (int)a.logP - LOGI) wl = (int)a.logP - LOGI;
+      int lo = wl > (int)LOGF ? wl : (int)LOGF;
+      bs_global<LOGI, BS_THREADS, K, V, PV><<<(unsigned)gblocks, BS_THREADS, 0, st>>>(
+          keys, vals, a, L, b, lo, (unsigned)wl);
+      GP_LAUNCH_CHECK(ctx, "bs_global");
+      b = lo - 1;
+    }
+    bs_finish<LOGI, BS_THREADS, K, V, PV><<<(unsigned)blocks, BS_THREADS, smem, st>>>(keys, vals, a, L);
+    GP_LAUNCH_CHECK(ctx, "bs_finish");
+  }
+  return GP_OK;
+}
+
+extern "C" gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype kt, void *keys,
+                                          int vb, void *values, size_t nseg, size_t seg,
+                                          int desc) {
+  if (nseg == 0 || seg <= 1) return GP_OK;
+  bs_args a;
+  a.S = seg;
+  a.nseg = nseg;
+  a.logP = 0;
+  while ((1ull << a.logP) < (u64)seg) a.logP++;
+  a.kind = (kt == GP_F32 || kt == GP_F64) ? 2 : (kt == GP_I32 || kt == GP_I64) ? 1 : 0;
+  a.desc = desc;
+  if (gp_dtype_size(kt) == 4) {
+    uint32_t *k = (uint32_t *)keys;
+    if (vb == 0) return bs_run<5, uint32_t, uint32_t, false>(ctx, k, (uint32_t *)NULL, a);
+    if (vb == 4) return bs_run<4, uint32_t, uint32_t, true>(ctx, k, (uint32_t *)values, a);
+    return bs_run<4, uint32_t, u64, true>(ctx, k, (u64 *)values, a);
+  }
+  u64 *k = (u64 *)keys;
+  if (vb == 0) return bs_run<4, u64, uint32_t, false>(ctx, k, (uint32_t *)NULL, a);
+  if (vb == 4) return bs_run<4, u64, uint32_t, true>(ctx, k, (uint32_t *)values, a);
+  return bs_run<4, u64, u64, true>(ctx, k, (u64 *)values, a);
+}
