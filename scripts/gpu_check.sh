@@ -22,7 +22,7 @@ if has test; then
 fi
 if has sanitize; then
   : >"$OUT/sanitize.log"
-  for t in $B/test_*gpu* ; do
+  for t in $B/test_gpu_kernels; do
     for tool in memcheck racecheck synccheck; do
       echo "== $tool $t" >>"$OUT/sanitize.log"
       GP_TEST_LARGE=0 GP_TEST_QUICK=1 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$t" >>"$OUT/sanitize.log" 2>&1
