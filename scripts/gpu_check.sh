@@ -1,36 +1,67 @@
 #!/usr/bin/env bash
-# On the GPU machine: build, run every test (none may skip), compute-sanitizer over the
-# GPU tests, then the benchmarks. Logs go to $OUT (or ./out). Usage:
-#   scripts/gpu_check.sh [build|test|sanitize|bench|all]...
+# On the GPU machine: run every test (none may skip), compute-sanitizer (memcheck,
+# racecheck, synccheck) over test_gpu_kernels, the benchmarks and the ncu model check.
+# Binaries come from gpubin.tgz (built on the dev machine by scripts/pack_gpubin.sh and
+# carried), or are built here into build-gpu when there is none. At most 8 logs go to
+# $OUT (the device tool brings back 8 files). Usage:
+#   scripts/gpu_check.sh [test] [sanitize] [bench] [ncu]     (default: all four)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-B=build-gpu
-steps=${*:-all}
-has() { [[ " $steps " == *" $1 "* || " $steps " == *" all "* ]]; }
+steps=${*:-test sanitize bench ncu}
+has() { [[ " $steps " == *" $1 "* ]]; }
+T0=$SECONDS
+stamp() { echo "[$((SECONDS - T0))s] $*"; }
 
-if has build; then
-  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-  cmake --build $B -j "$(nproc)" >"$OUT/build.log" 2>&1 || { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; exit 1; }
-  echo "build: ok"
+if [ -f gpubin.tgz ]; then
+  tar xzf gpubin.tgz && B=gpubin
+else
+  B=build-gpu
+  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&
+    cmake --build $B -j "$(nproc)" >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 fi
+G=$B/gpuprims
+{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; $G info; } >"$OUT/info.txt" 2>&1
+
 if has test; then
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv >"$OUT/gpu.txt" 2>&1
-  ctest --test-dir $B --output-on-failure -j 4 --timeout 900 >"$OUT/ctest.log" 2>&1
-  tail -25 "$OUT/ctest.log"
-  grep -iE "skipped|not run" "$OUT/ctest.log" | head
+  stamp tests
+  : >"$OUT/tests.log"
+  for t in $B/test_*; do
+    s=$SECONDS
+    timeout 300 "$t" >>"$OUT/tests.log" 2>&1
+    rc=$?
+    echo "$(basename "$t"): exit $rc ($((SECONDS - s))s)" | tee -a "$OUT/tests.log"
+  done
+  for t in tests/cli_*.sh; do
+    [ "$(basename "$t")" = cli_install.sh ] && continue # needs the build tree
+    bash "$t" "$G" "$PWD" >>"$OUT/tests.log" 2>&1
+    echo "$(basename "$t"): exit $?" | tee -a "$OUT/tests.log"
+  done
 fi
 if has sanitize; then
+  stamp sanitize
   : >"$OUT/sanitize.log"
-  for t in $B/test_gpu_kernels; do
-    for tool in memcheck racecheck synccheck; do
-      echo "== $tool $t" >>"$OUT/sanitize.log"
-      GP_TEST_LARGE=0 GP_TEST_QUICK=1 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 "$t" >>"$OUT/sanitize.log" 2>&1
-      echo "$tool $(basename $t): exit $?" | tee -a "$OUT/sanitize.summary"
-    done
+  for tool in memcheck racecheck synccheck; do
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $B/test_gpu_kernels >>"$OUT/sanitize.log" 2>&1
+    echo "compute-sanitizer $tool test_gpu_kernels: exit $?" | tee -a "$OUT/sanitize.log"
   done
 fi
 if has bench; then
-  $B/gpuprims info | tee "$OUT/info.txt"
-  $B/gpuprims bench reduce --json "$OUT/bench_reduce.json" 2>"$OUT/bench_reduce.err" | tee "$OUT/bench_reduce.txt"
+  stamp bench
+  mkdir -p "$OUT/json"
+  BO="--max-time 0.5 --quiet"
+  { $G bench reduce $BO --json "$OUT/json/reduce.json"
+    $G bench reduce $BO --ladder --no-peers --json "$OUT/json/reduce_ladder.json"
+    $G bench reduce $BO --dtype f64,i32 --op sum,min,max --n 2^20,2^24,2^28 --json "$OUT/json/reduce_types.json"
+  } >"$OUT/bench_reduce.txt" 2>&1
+  { $G bench sort $BO --json "$OUT/json/sort.json"; $G bench sort --seed-tables --quiet; } >"$OUT/bench_sort.txt" 2>&1
+  { $G bench trap $BO --json "$OUT/json/trap.json"; $G bench trap --stages $BO; } >"$OUT/bench_trap.txt" 2>&1
+  stamp bench done
 fi
+if has ncu; then
+  stamp ncu
+  mkdir -p "$OUT/ncu"
+  scripts/ncu_models.sh $B "$OUT/ncu" >"$OUT/ncu/log.txt" 2>&1
+  echo "ncu_models.sh: exit $?"
+fi
+stamp done
