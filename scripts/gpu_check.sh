@@ -3,7 +3,7 @@
 # racecheck, synccheck) over test_gpu_kernels, the benchmarks and the ncu model check.
 # Binaries come from gpubin.tgz (built on the dev machine by scripts/pack_gpubin.sh and
 # carried), or are built here into build-gpu when there is none. At most 8 logs go to
-# $OUT (the device tool brings back 8 files). Usage:
+# $OUT (the device tool brings back 8 files: six logs, json.tgz, ncu.tgz). Usage:
 #   scripts/gpu_check.sh [test] [sanitize] [bench] [ncu]     (default: all four)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
@@ -48,20 +48,24 @@ if has sanitize; then
 fi
 if has bench; then
   stamp bench
-  mkdir -p "$OUT/json"
+  J=$(mktemp -d)
   BO="--max-time 0.5 --quiet"
-  { $G bench reduce $BO --json "$OUT/json/reduce.json"
-    $G bench reduce $BO --ladder --no-peers --json "$OUT/json/reduce_ladder.json"
-    $G bench reduce $BO --dtype f64,i32 --op sum,min,max --n 2^20,2^24,2^28 --json "$OUT/json/reduce_types.json"
+  { $G bench reduce $BO --json "$J/reduce.json"
+    $G bench reduce $BO --ladder --no-peers --json "$J/reduce_ladder.json"
+    $G bench reduce $BO --dtype f64,i32 --op sum,min,max --n 2^20,2^24,2^28 --json "$J/reduce_types.json"
   } >"$OUT/bench_reduce.txt" 2>&1
-  { $G bench sort $BO --json "$OUT/json/sort.json"; $G bench sort --seed-tables --quiet; } >"$OUT/bench_sort.txt" 2>&1
-  { $G bench trap $BO --json "$OUT/json/trap.json"; $G bench trap --stages $BO; } >"$OUT/bench_trap.txt" 2>&1
+  { $G bench sort $BO --json "$J/sort.json"; $G bench sort --seed-tables --quiet; } >"$OUT/bench_sort.txt" 2>&1
+  { $G bench trap $BO --json "$J/trap.json"; $G bench trap --stages $BO; } >"$OUT/bench_trap.txt" 2>&1
+  tar czf "$OUT/json.tgz" -C "$J" .
   stamp bench done
 fi
 if has ncu; then
   stamp ncu
-  mkdir -p "$OUT/ncu"
-  scripts/ncu_models.sh $B "$OUT/ncu" >"$OUT/ncu/log.txt" 2>&1
+  N=$(mktemp -d)
+  scripts/ncu_models.sh $B "$N" >"$N/log.txt" 2>&1
   echo "ncu_models.sh: exit $?"
+  cat "$N/models_table.md" 2>/dev/null
+  rm -f "$N"/in.npy "$N"/model_probe
+  tar czf "$OUT/ncu.tgz" -C "$N" .
 fi
 stamp done
