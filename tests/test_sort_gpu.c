@@ -186,6 +186,33 @@ int main(void) {
   cmp_keys(GP_U32, SC_RANDOM, (size_t)1 << 22, 2, GP_DESCENDING, GP_SORT_AUTO, 1);
   cmp_keys(GP_U32, SC_RANDOM, (size_t)1 << 22, 1 << 16, GP_ASCENDING, GP_SORT_AUTO, 1);
 
+  /* boundaries of the register/shuffle tile kernel (bt_tile): the single small sort
+     (n <= 2048), the tile of 4096 (pairs, 8-byte keys) and 8192 (4-byte keys alone),
+     2^16; stage bits in registers, in shuffles and across warps are all crossed */
+  {
+    const size_t tb[] = {31, 32, 33, 255, 256, 257, 2047, 2048, 2049, 4095, 4096, 4097,
+                         8191, 8192, 8193, 16383, 16385, 65535, 65536, 65537};
+    for (size_t i = 0; i < sizeof tb / sizeof tb[0]; i++) {
+      for (int t = 0; t < GP_DTYPE_COUNT; t++)
+        cmp_keys((gp_dtype)t, SC_SPECIAL, tb[i], tb[i], (gp_order)((i + (size_t)t) & 1),
+                 GP_SORT_BITONIC, 0);
+      cmp_keys(GP_F32, SC_SPECIAL, tb[i], tb[i], GP_DESCENDING, GP_SORT_AUTO, 0);
+      cmp_keys(GP_U32, SC_FEW, tb[i], tb[i], GP_ASCENDING, GP_SORT_AUTO, 0);
+      check_pairs(GP_F64, GP_U64, SC_SPECIAL, tb[i], GP_DESCENDING, GP_SORT_BITONIC);
+      check_pairs(GP_U32, GP_F64, SC_FEW, tb[i], GP_ASCENDING, GP_SORT_AUTO);
+      check_pairs(GP_F32, GP_I32, SC_SPECIAL, tb[i], (gp_order)(i & 1), GP_SORT_AUTO);
+      check_pairs(GP_I64, GP_I32, SC_RANDOM, tb[i], (gp_order)((i + 1) & 1), GP_SORT_AUTO);
+    }
+    const size_t tsegs[] = {255, 256, 257, 2047, 2049, 4095, 4097, 8191, 8193,
+                            16384, 32767, 32768, 32769, 65535};
+    for (size_t i = 0; i < sizeof tsegs / sizeof tsegs[0]; i++) {
+      size_t seg = tsegs[i], nseg = seg > 30000 ? 3 : seg > 4000 ? 7 : 11;
+      cmp_keys(GP_U32, SC_RANDOM, seg * nseg, seg, (gp_order)(i & 1), GP_SORT_AUTO, 1);
+      cmp_keys(GP_F32, SC_SPECIAL, seg * nseg, seg, GP_DESCENDING, GP_SORT_AUTO, 1);
+      cmp_keys(GP_F64, SC_SPECIAL, seg * nseg, seg, GP_ASCENDING, GP_SORT_AUTO, 1);
+    }
+  }
+
   /* device pointers (asynchronous path) */
   check_device_pointers(GP_F32, GP_U32, 100000, GP_ASCENDING, GP_SORT_AUTO, 0);
   check_device_pointers(GP_I64, GP_F64, 65536, GP_DESCENDING, GP_SORT_BITONIC_SEED, 0);
