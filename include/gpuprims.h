@@ -441,6 +441,14 @@ gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_desi
 /* gp_integrate with precision GP_F64 or GP_F32 (any other dtype: GP_ERR_UNSUPPORTED). */
 gp_status gp_integrate_ex(gp_context *ctx, const char *expr, double a, double b,
                           uint64_t n, gp_dtype precision, double *result);
+/* gp_integrate_ex for a `result` the caller knows is device (or managed) memory on a
+ * CUDA context: the same kernel and bits, asynchronous, but without the per-call
+ * pointer query (cudaPointerGetAttributes), for callers that launch back to back. A
+ * host pointer there is undefined (a GPU fault) unless GPUPRIMS_DEBUG_SYNC=1, which
+ * checks it (GP_ERR_INVALID_ARGUMENT). On the CPU backend result is host memory and
+ * this is gp_integrate_ex. */
+gp_status gp_integrate_device(gp_context *ctx, const char *expr, double a, double b,
+                              uint64_t n, gp_dtype precision, double *result);
 /* Parses and (on CUDA) compiles and loads expr for `precision` ahead of time, so a timed
  * gp_integrate_ex does not include it. *compile_seconds (may be NULL) gets the wall time
  * spent on NVRTC and loading, 0 when the expression was already cached (or on the CPU

@@ -103,6 +103,28 @@ static void test_orientation_and_edges(gp_context *ctx) {
   CHECK_OK(ctx, gp_integrate(ctx, "cos(x)^3", -1, 2, 100001, &r1));
   CHECK_OK(ctx, gp_integrate_ex(ctx, "cos(x)^3", -1, 2, 100001, GP_F64, &r2));
   CHECK(memcmp(&r1, &r2, sizeof r1) == 0);
+  /* gp_integrate_device on the CPU backend: a host result, gp_integrate_ex's bits */
+  CHECK_OK(ctx, gp_integrate_device(ctx, "cos(x)^3", -1, 2, 100001, GP_F64, &r2));
+  CHECK(memcmp(&r1, &r2, sizeof r1) == 0);
+  /* the cache's last-entry shortcut: same text, other precision, other text in the same
+     buffer (changed in place) all get their own entry */
+  {
+    char text[8] = "x^2";
+    double q[4], again;
+    CHECK_OK(ctx, gp_integrate_ex(ctx, text, 0, 3, 1001, GP_F64, &q[0]));
+    CHECK_OK(ctx, gp_integrate_ex(ctx, text, 0, 3, 1001, GP_F32, &q[1]));
+    text[2] = '3';
+    CHECK_OK(ctx, gp_integrate_ex(ctx, text, 0, 3, 1001, GP_F64, &q[2]));
+    CHECK_OK(ctx, gp_integrate_ex(ctx, "x^2", 0, 3, 1001, GP_F64, &q[3]));
+    const double h = 3.0 / 1001;
+    CHECK_NEAR(q[0], 9 + 3 * h * h / 6, 0, 1e-14);
+    CHECK_NEAR(q[1], q[0], 0, 1e-6);
+    CHECK(memcmp(&q[1], &q[0], sizeof q[0]) != 0); /* F32 evaluation differs in low bits */
+    CHECK_NEAR(q[2], 81.0 / 4 + 3 * 3 * h * h / 4, 0, 1e-13); /* x^3: T = I + (b-a)h^2 f''avg/12 */
+    CHECK(memcmp(&q[3], &q[0], sizeof q[0]) == 0);
+    CHECK_OK(ctx, gp_integrate_ex(ctx, text, 0, 3, 1001, GP_F64, &again));
+    CHECK(memcmp(&again, &q[2], sizeof again) == 0);
+  }
   /* a large n is fine (and the sum stays accurate) */
   const uint64_t big = (1ull << 25) + 3;
   const double h = 2.0 / big;

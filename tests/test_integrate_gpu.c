@@ -110,6 +110,21 @@ int main(void) {
       CHECK(cudaMemcpy(&v, d, sizeof v, cudaMemcpyDeviceToHost) == cudaSuccess);
       CHECK_NEAR(v, 9.0, 0, 1e-3);
     }
+    /* gp_integrate_device (no pointer query): back-to-back launches sharing the ticket
+       counter, single-block and looping grids, the same bits as the CPU backend */
+    const uint64_t dn[] = {1, 3, 4097, 1u << 20, (1u << 22) + 7};
+    for (size_t k = 0; k < sizeof dn / sizeof dn[0]; k++) {
+      CHECK_OK(gpu, gp_integrate_device(gpu, "1/(1+x^2)", -1.25, 3.5, dn[k], GP_F64, d));
+      CHECK_OK(gpu, gp_integrate_device(gpu, "1/(1+x^2)", -1.25, 3.5, dn[k], GP_F32, d + 1));
+      CHECK_OK(gpu, gp_synchronize(gpu));
+      double w[2] = {0, 0};
+      CHECK(cudaMemcpy(w, d, sizeof w, cudaMemcpyDeviceToHost) == cudaSuccess);
+      const double c64 = integ(cpu, "1/(1+x^2)", -1.25, 3.5, dn[k], GP_F64);
+      const double c32 = integ(cpu, "1/(1+x^2)", -1.25, 3.5, dn[k], GP_F32);
+      CHECK_MSG(memcmp(&w[0], &c64, sizeof c64) == 0 && memcmp(&w[1], &c32, sizeof c32) == 0,
+                "gp_integrate_device n=%llu: GPU %.17g %.17g CPU %.17g %.17g",
+                (unsigned long long)dn[k], w[0], w[1], c64, c32);
+    }
     cudaFree(d);
   } else {
     CHECK_MSG(0, "cudaMalloc is not linked or failed");
