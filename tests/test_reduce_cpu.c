@@ -433,8 +433,114 @@ static void test_threads_and_large(void) {
   free(d);
 }
 
+/* ---- MIN/MAX keys (reduce_tree.h) ---------------------------------------------------
+ * The CUDA AUTO kernel reduces float MIN/MAX as unsigned min/max over
+ * gp_rt_*_minkey/maxkey and decodes once. Here: for every pair of special values and
+ * for random mixes (NaNs of both signs and any payload, +-0, +-inf, subnormals, the
+ * largest finite values), min/max over keys, decoded, has the bits of the fold with
+ * gp_rt_min/max_*, the reference semantics the CPU backend uses. */
+static uint32_t key_f32_special(unsigned i) {
+  static const uint32_t sp[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff800001u,
+                                0x7fffffffu, 0xffffffffu, 0x00000001u, 0x80000001u,
+                                0x007fffffu, 0x807fffffu, 0x7f7fffffu, 0xff7fffffu,
+                                0x3f800000u, 0xbf800000u, 0x00800000u, 0x80800000u};
+  return sp[i % (sizeof sp / sizeof sp[0])];
+}
+static uint64_t key_f64_special(unsigned i) {
+  static const uint64_t sp[] = {
+      0x0000000000000000ull, 0x8000000000000000ull, 0x7ff0000000000000ull,
+      0xfff0000000000000ull, 0x7ff8000000000000ull, 0xfff8000000000000ull,
+      0x7ff0000000000001ull, 0xfff0000000000001ull, 0x7fffffffffffffffull,
+      0xffffffffffffffffull, 0x0000000000000001ull, 0x8000000000000001ull,
+      0x000fffffffffffffull, 0x800fffffffffffffull, 0x7fefffffffffffffull,
+      0xffefffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+      0x0010000000000000ull, 0x8010000000000000ull};
+  return sp[i % (sizeof sp / sizeof sp[0])];
+}
+#define KEY_NSPECIAL 20u
+
+/* element i of a random mix: mostly random bit patterns (which include NaNs), some
+ * specials; nan_free drops NaNs so the key path's non-NaN answers are checked too */
+static uint32_t key_f32_rand(int nan_free) {
+  for (;;) {
+    uint64_t r = check_rand64();
+    uint32_t u = (r & 3) == 0 ? key_f32_special((unsigned)(r >> 8)) : (uint32_t)(r >> 32);
+    if (!nan_free || !gp_rt_f32_isnan(u)) return u;
+  }
+}
+static uint64_t key_f64_rand(int nan_free) {
+  for (;;) {
+    uint64_t r = check_rand64();
+    uint64_t u = (r & 3) == 0 ? key_f64_special((unsigned)(r >> 8)) : check_rand64();
+    if (!nan_free || !gp_rt_f64_isnan(u)) return u;
+  }
+}
+
+static void test_minmax_keys(void) {
+  /* identities decode to +inf (MIN) and -inf (MAX) */
+  CHECK_EQ_U64(gp_rt_f32_bits(gp_rt_f32_from_minkey(0xffffffffu)), 0x7f800000u);
+  CHECK_EQ_U64(gp_rt_f32_bits(gp_rt_f32_from_maxkey(0u)), 0xff800000u);
+  CHECK_EQ_U64(gp_rt_f64_bits(gp_rt_f64_from_minkey(~0ull)), 0x7ff0000000000000ull);
+  CHECK_EQ_U64(gp_rt_f64_bits(gp_rt_f64_from_maxkey(0ull)), 0xfff0000000000000ull);
+  for (unsigned i = 0; i < KEY_NSPECIAL; i++) {
+    uint32_t a32 = key_f32_special(i);
+    uint64_t a64 = key_f64_special(i);
+    CHECK_EQ_U64(gp_rt_f32_key_bf(a32), gp_rt_f32_key(a32));
+    CHECK_EQ_U64(gp_rt_f64_key_bf(a64), gp_rt_f64_key(a64));
+    for (unsigned j = 0; j < KEY_NSPECIAL; j++) {
+      uint32_t b32 = key_f32_special(j);
+      uint64_t b64 = key_f64_special(j);
+      float fa = gp_rt_f32_from(a32), fb = gp_rt_f32_from(b32);
+      double da = gp_rt_f64_from(a64), db = gp_rt_f64_from(b64);
+      uint32_t k;
+      uint64_t k64;
+      k = gp_rt_f32_minkey(a32) < gp_rt_f32_minkey(b32) ? gp_rt_f32_minkey(a32) : gp_rt_f32_minkey(b32);
+      CHECK_MSG(gp_rt_f32_bits(gp_rt_f32_from_minkey(k)) == gp_rt_f32_bits(gp_rt_min_f32(fa, fb)),
+                "f32 minkey(%#x, %#x)", a32, b32);
+      k = gp_rt_f32_maxkey(a32) > gp_rt_f32_maxkey(b32) ? gp_rt_f32_maxkey(a32) : gp_rt_f32_maxkey(b32);
+      CHECK_MSG(gp_rt_f32_bits(gp_rt_f32_from_maxkey(k)) == gp_rt_f32_bits(gp_rt_max_f32(fa, fb)),
+                "f32 maxkey(%#x, %#x)", a32, b32);
+      k64 = gp_rt_f64_minkey(a64) < gp_rt_f64_minkey(b64) ? gp_rt_f64_minkey(a64) : gp_rt_f64_minkey(b64);
+      CHECK_MSG(gp_rt_f64_bits(gp_rt_f64_from_minkey(k64)) == gp_rt_f64_bits(gp_rt_min_f64(da, db)),
+                "f64 minkey(%#llx, %#llx)", (unsigned long long)a64, (unsigned long long)b64);
+      k64 = gp_rt_f64_maxkey(a64) > gp_rt_f64_maxkey(b64) ? gp_rt_f64_maxkey(a64) : gp_rt_f64_maxkey(b64);
+      CHECK_MSG(gp_rt_f64_bits(gp_rt_f64_from_maxkey(k64)) == gp_rt_f64_bits(gp_rt_max_f64(da, db)),
+                "f64 maxkey(%#llx, %#llx)", (unsigned long long)a64, (unsigned long long)b64);
+    }
+  }
+  check_seed(77);
+  for (unsigned trial = 0; trial < 4000; trial++) {
+    const int nan_free = trial % 2;
+    const unsigned len = 1 + (unsigned)(check_rand64() % 40);
+    uint32_t kmin32 = 0xffffffffu, kmax32 = 0u;
+    uint64_t kmin64 = ~0ull, kmax64 = 0ull;
+    float rmin32 = gp_rt_f32_from(0x7f800000u), rmax32 = gp_rt_f32_from(0xff800000u);
+    double rmin64 = gp_rt_f64_from(0x7ff0000000000000ull), rmax64 = gp_rt_f64_from(0xfff0000000000000ull);
+    for (unsigned i = 0; i < len; i++) {
+      uint32_t u = key_f32_rand(nan_free);
+      uint64_t w = key_f64_rand(nan_free);
+      uint32_t a = gp_rt_f32_minkey(u), b = gp_rt_f32_maxkey(u);
+      uint64_t c = gp_rt_f64_minkey(w), d = gp_rt_f64_maxkey(w);
+      if (a < kmin32) kmin32 = a;
+      if (b > kmax32) kmax32 = b;
+      if (c < kmin64) kmin64 = c;
+      if (d > kmax64) kmax64 = d;
+      rmin32 = gp_rt_min_f32(rmin32, gp_rt_f32_from(u));
+      rmax32 = gp_rt_max_f32(rmax32, gp_rt_f32_from(u));
+      rmin64 = gp_rt_min_f64(rmin64, gp_rt_f64_from(w));
+      rmax64 = gp_rt_max_f64(rmax64, gp_rt_f64_from(w));
+    }
+    CHECK_EQ_U64(gp_rt_f32_bits(gp_rt_f32_from_minkey(kmin32)), gp_rt_f32_bits(rmin32));
+    CHECK_EQ_U64(gp_rt_f32_bits(gp_rt_f32_from_maxkey(kmax32)), gp_rt_f32_bits(rmax32));
+    CHECK_EQ_U64(gp_rt_f64_bits(gp_rt_f64_from_minkey(kmin64)), gp_rt_f64_bits(rmin64));
+    CHECK_EQ_U64(gp_rt_f64_bits(gp_rt_f64_from_maxkey(kmax64)), gp_rt_f64_bits(rmax64));
+  }
+}
+
 int main(void) {
   ctx = check_cpu_context();
+  test_minmax_keys();
   test_kernel_order();
   test_specials();
   test_threads_and_large();

@@ -285,6 +285,81 @@ static void test_large(void) {
   cudaFree(big);
 }
 
+/* Float MIN/MAX on AUTO run on order-preserving integer keys (reduce_tree.h): same bits
+ * as the CPU for NaNs of either sign and payload anywhere (first, last, in the partial
+ * tile), -0 vs +0 as the extreme, +-inf, subnormals, over several tiles per virtual
+ * block and every forced grid (a small grid runs many virtual blocks per block, which
+ * exercises the prefetch of the next virtual block's first tile). */
+static void test_minmax_keys(void) {
+  const size_t ns[] = {5, 4097, 70001, 1000003, ((size_t)1 << 22) + 5};
+  const size_t maxn = ns[4];
+  float *f = (float *)malloc(maxn * sizeof *f);
+  double *d = (double *)malloc(maxn * sizeof *d);
+  const unsigned grids[] = {0, 1, 3, 132, 1024};
+  for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+    size_t n = ns[k];
+    for (int kind = 0; kind < 6; kind++) {
+      check_seed(4242 + (uint64_t)kind * 17 + k);
+      for (size_t i = 0; i < n; i++) {
+        double r = (check_rand01() - 0.5) * ldexp(1.0, (int)(check_rand64() % 60) - 30);
+        f[i] = (float)r;
+        d[i] = r;
+      }
+      size_t at = (size_t)(check_rand64() % n);
+      switch (kind) {
+      case 0: break; /* plain random */
+      case 1: { /* a positive quiet NaN with a payload, somewhere */
+        uint32_t q32 = 0x7fc01234u;
+        uint64_t q64 = 0x7ff8000000001234ull;
+        memcpy(&f[at], &q32, 4);
+        memcpy(&d[at], &q64, 8);
+        break;
+      }
+      case 2: { /* signalling-pattern NaNs of both signs in the last element and first */
+        uint32_t s32 = 0x7f800001u, t32 = 0xff800003u;
+        uint64_t s64 = 0x7ff0000000000001ull, t64 = 0xfff0000000000003ull;
+        memcpy(&f[n - 1], &s32, 4); memcpy(&d[n - 1], &s64, 8);
+        memcpy(&f[0], &t32, 4); memcpy(&d[0], &t64, 8);
+        break;
+      }
+      case 3: /* zeros of both signs and positives: MIN = -0 (one -0, late) */
+      case 4: /* zeros of both signs and negatives: MAX = +0 (one +0, late) */
+        for (size_t i = 0; i < n; i++) {
+          f[i] = kind == 3 ? (i % 5 ? 1.5f : 0.0f) : (i % 5 ? -1.5f : -0.0f);
+          d[i] = f[i];
+        }
+        f[n - 1 - at / 2] = kind == 3 ? -0.0f : 0.0f;
+        d[at] = kind == 3 ? -0.0 : 0.0;
+        break;
+      default: /* +-inf and subnormals at the extremes */
+        f[at] = -INFINITY; d[n - 1] = INFINITY;
+        f[n - 1] = 1e-45f; d[0] = -4.9e-324;
+      }
+      for (int is64 = 0; is64 < 2; is64++) {
+        gp_dtype t = is64 ? GP_F64 : GP_F32;
+        const void *data = is64 ? (const void *)d : (const void *)f;
+        for (int oi = 1; oi <= 2; oi++) {
+          gp_op op = oi == 1 ? GP_MIN : GP_MAX;
+          unsigned char cout[8];
+          CHECK_OK(cpu, gp_reduce(cpu, op, t, data, n, cout, GP_REDUCE_AUTO));
+          uint64_t want = rt_out_bits(op, t, cout), got;
+          for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+            gp_cuda_reduce_auto_force_grid(grids[g]);
+            for (int mem = MEM_DEVICE; mem <= MEM_DEVICE_MISALIGNED; mem++)
+              if (gpu_run(op, t, data, n, GP_REDUCE_AUTO, mem, &got))
+                CHECK_MSG(got == want, "keyed %s %s n=%zu kind %d grid %u %s: %#llx != cpu %#llx",
+                          gp_op_name(op), gp_dtype_name(t), n, kind, grids[g], mem_name[mem],
+                          (unsigned long long)got, (unsigned long long)want);
+          }
+          gp_cuda_reduce_auto_force_grid(0);
+        }
+      }
+    }
+  }
+  free(f);
+  free(d);
+}
+
 int main(void) {
   gpu = check_gpu_context_or_skip("test_reduce_gpu");
   cpu = check_cpu_context();
@@ -292,6 +367,7 @@ int main(void) {
   CUDA_OK(cudaMalloc((void **)&d_buf, d_cap));
   CUDA_OK(cudaMalloc(&d_out, 16));
   test_specials();
+  test_minmax_keys();
   test_grid_invariance_and_repeats();
   test_managed_and_stream();
   test_matrix();

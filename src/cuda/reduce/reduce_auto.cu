@@ -3,15 +3,19 @@
  * tiles, each thread with 16-byte loads x GP_AUTO_UNROLL in flight, a fixed per-lane
  * order), each virtual block stores its partial, and the last block to finish (a
  * ticket counter) combines the partials in a fixed order. The tree depends on n
- * alone, so the bits are the same for every grid size and on the CPU backend. */
+ * alone, so the bits are the same for every grid size and on the CPU backend. Float
+ * MIN/MAX, whose bits do not depend on the order at all, run on integer keys instead
+ * of the exact NaN / -0 operator (gp_auto_f32min etc. below). */
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/reduce/cuda_reduce.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Tuning (they change which block does what, never the bits): */
 #ifndef GP_AUTO_MIN_BLOCKS
-#define GP_AUTO_MIN_BLOCKS 3   /* __launch_bounds__: at least 3 blocks of 256 per SM */
+#define GP_AUTO_MIN_BLOCKS 4   /* __launch_bounds__: at least 4 blocks of 256 per SM (<= 64
+                                  registers; the keyed F64 MIN/MAX would take 72 = 3 blocks) */
 #endif
 #ifndef GP_AUTO_PIPELINE
 #define GP_AUTO_PIPELINE 1     /* issue the next tile's loads before this tile's adds */
@@ -49,8 +53,10 @@ template <int MODE> __device__ __forceinline__ uint4 gp_ld16(const uint4 *p) {
   }
   return __ldg(p);
 }
-/* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope: one round trip
- * instead of __threadfence() followed by the atomic */
+/* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope. On sm_90 this is
+ * still MEMBAR.ALL.GPU + ATOM + CCTL.IVALL (the release must wait for the partial's
+ * store to reach L2), i.e. the same cost as __threadfence() + atomicAdd; it is kept
+ * for the acquire half, which makes a second fence in the last block unnecessary. */
 __device__ __forceinline__ unsigned gp_ticket_acq_rel(unsigned *t) {
   unsigned old;
   asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(t) : "memory");
@@ -64,27 +70,113 @@ template <typename T> struct gp_vec16 {
   };
 };
 
+/* How a kernel instance combines: H is the type it carries from the loads to the
+ * output (per-thread accumulators, shuffles, partials), step() folds one input element
+ * into an H, op() combines two H, fin() turns the final H into the output element.
+ * The exact policy is the tree of reduce_tree.h with the real operator (every SUM,
+ * integer MIN/MAX). Float MIN/MAX are order-independent bit for bit, so they may use
+ * any tree: their policy carries the integer keys of reduce_tree.h (gp_rt_*_minkey /
+ * maxkey), one integer min/max per element (F32: ~4 instructions, F64: ~9) instead
+ * of the NaN / -0 compare of gp_rt_min_* (~25 instructions and two branches each),
+ * and decodes the key once at the end. */
+template <typename T, typename A, typename Op> struct gp_auto_exact {
+  typedef A H;
+  typedef Op HOp;
+  static __device__ __forceinline__ H id() { return gp_rident<Op, A>::v(); }
+  static __device__ __forceinline__ H step(H h, T x) { return Op()(h, static_cast<A>(x)); }
+  template <typename Out> static __device__ __forceinline__ Out fin(H h) { return gp_rfinal<Out>(h); }
+};
+struct gp_hop_umin { template <typename U> __device__ __forceinline__ U operator()(U a, U b) const { return b < a ? b : a; } };
+struct gp_hop_umax { template <typename U> __device__ __forceinline__ U operator()(U a, U b) const { return b > a ? b : a; } };
+struct gp_auto_f32min {
+  typedef unsigned H;
+  typedef gp_hop_umin HOp;
+  static __device__ __forceinline__ H id() { return 0xffffffffu; } /* key of +inf */
+  static __device__ __forceinline__ H step(H h, float x) { return umin(h, gp_rt_f32_minkey(__float_as_uint(x))); }
+  template <typename Out> static __device__ __forceinline__ Out fin(H h) { return gp_rfinal<Out>(gp_rt_f32_from_minkey(h)); }
+};
+struct gp_auto_f32max {
+  typedef unsigned H;
+  typedef gp_hop_umax HOp;
+  static __device__ __forceinline__ H id() { return 0u; } /* key of -inf */
+  static __device__ __forceinline__ H step(H h, float x) { return umax(h, gp_rt_f32_maxkey(__float_as_uint(x))); }
+  template <typename Out> static __device__ __forceinline__ Out fin(H h) { return gp_rfinal<Out>(gp_rt_f32_from_maxkey(h)); }
+};
+struct gp_auto_f64min {
+  typedef gp_u64 H;
+  typedef gp_hop_umin HOp;
+  static __device__ __forceinline__ H id() { return ~0ull; } /* key of +inf */
+  static __device__ __forceinline__ H step(H h, double x) {
+    H k = gp_rt_f64_minkey((gp_u64)__double_as_longlong(x));
+    return k < h ? k : h;
+  }
+  template <typename Out> static __device__ __forceinline__ Out fin(H h) { return gp_rfinal<Out>(gp_rt_f64_from_minkey(h)); }
+};
+struct gp_auto_f64max {
+  typedef gp_u64 H;
+  typedef gp_hop_umax HOp;
+  static __device__ __forceinline__ H id() { return 0ull; } /* key of -inf */
+  static __device__ __forceinline__ H step(H h, double x) {
+    H k = gp_rt_f64_maxkey((gp_u64)__double_as_longlong(x));
+    return k > h ? k : h;
+  }
+  template <typename Out> static __device__ __forceinline__ Out fin(H h) { return gp_rfinal<Out>(gp_rt_f64_from_maxkey(h)); }
+};
+/* (T, A, Op) -> the fast policy; `keyed` says whether it differs from the exact one */
+template <typename T, typename A, typename Op> struct gp_auto_fast {
+  typedef gp_auto_exact<T, A, Op> type;
+  static const bool keyed = false;
+};
+template <> struct gp_auto_fast<float, float, gp_rop_min> { typedef gp_auto_f32min type; static const bool keyed = true; };
+template <> struct gp_auto_fast<float, float, gp_rop_max> { typedef gp_auto_f32max type; static const bool keyed = true; };
+template <> struct gp_auto_fast<double, double, gp_rop_min> { typedef gp_auto_f64min type; static const bool keyed = true; };
+template <> struct gp_auto_fast<double, double, gp_rop_max> { typedef gp_auto_f64max type; static const bool keyed = true; };
+
+/* GP_REDUCE_EXPERIMENT (environment, read once; bits) puts back earlier code paths so
+ * one GPU run can A/B them: 1 = float MIN/MAX with the exact operator per element
+ * (no keys); 2 = the last block runs fence.acq_rel.gpu after its barrier; 4 = no
+ * prefetch of the next virtual block's first tile. 7 = the code before all three. */
+#define GP_AUTO_EXP_EXACT_MINMAX 1u
+#define GP_AUTO_EXP_ACQ_FENCE 2u
+#define GP_AUTO_EXP_NO_PREFETCH 4u
+static unsigned auto_experiment(void) {
+  static const unsigned flags = [] {
+    const char *e = getenv("GP_REDUCE_EXPERIMENT");
+    return e ? (unsigned)strtoul(e, NULL, 0) : 0u;
+  }();
+  return flags;
+}
+
 /* The ladder's last step. Per tile each thread has GP_AUTO_UNROLL independent 16-byte
  * loads in flight (64 bytes; ~64-96 KB per SM), index math is 32-bit inside a tile,
  * and the grid is a few blocks per SM looping over virtual blocks, so the cost is
  * HBM bandwidth plus one launch and one ~1 us combine by the last block.
  * Costs that remain: F32 SUM converts and adds in F64 (cheap on an H200, hidden under
- * memory time); a misaligned `in` falls back to scalar loads of the same mapping;
- * tiny n pays a whole launch for one block. */
-template <typename T, typename A, typename Op, typename Out, int MODE>
+ * memory time); float MIN/MAX pay ~4 (F32) / ~9 (F64) integer instructions per element
+ * for their keys (~16% of the issue slots at HBM speed, vs ~25 instructions and two
+ * branches per element with the exact operator); a misaligned `in` falls back to
+ * scalar loads of the same mapping; tiny n pays a whole launch for one block; every
+ * n > one tile pays the last-block completion (partial store, fence + ticket atomic,
+ * partial loads from L2: ~3 L2 round trips). */
+template <typename T, typename P, typename Out, int MODE>
 __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce_auto_kernel(
-    const T *__restrict__ in, size_t n, unsigned nv, A *__restrict__ partials,
-    unsigned slot, Out *out) {
+    const T *__restrict__ in, size_t n, unsigned nv, typename P::H *__restrict__ partials,
+    unsigned slot, Out *out, unsigned acq_fence, unsigned prefetch) {
+  typedef typename P::H A; /* what is carried: the accumulator, or a MIN/MAX key */
   constexpr unsigned W = GP_AUTO_VEC_BYTES / sizeof(T);
   constexpr unsigned TE = GP_AUTO_THREADS * GP_AUTO_UNROLL * W;
   __shared__ A warp_sums[GP_WARP_SIZE];
   __shared__ unsigned am_last;
-  const Op op;
-  const A id = gp_rident<Op, A>::v();
+  const typename P::HOp op;
+  const A id = P::id();
   const unsigned tid = threadIdx.x;
   const size_t full = n / TE;
   constexpr bool VEC = MODE != GP_LOAD_SCALAR;
 
+  /* pipelined path: x holds the tile being added; `held` is the virtual block whose
+   * first tile x already holds (prefetched at the end of the previous one), or ~0u */
+  gp_vec16<T> x[GP_AUTO_UNROLL], y[GP_AUTO_UNROLL];
+  unsigned held = ~0u;
   for (unsigned v = blockIdx.x; v < nv; v += gridDim.x) {
     A acc[W];
 #pragma unroll
@@ -92,26 +184,41 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
     if (VEC && GP_AUTO_PIPELINE) {
       /* software pipeline: the next tile's loads are issued before this tile's adds,
        * so 2 x GP_AUTO_UNROLL 16-byte loads are in flight; the order of adds is the
-       * tree's (tile by tile) */
+       * tree's (tile by tile). With `prefetch`, the last tile of a virtual block
+       * issues the loads of this block's next virtual block's first tile, so they are
+       * in flight during the block reduction instead of after it (a 2^22-element F32
+       * call runs 2 one-tile virtual blocks per block: one DRAM latency saved). */
       size_t tile = v;
       if (tile < full) {
-        gp_vec16<T> x[GP_AUTO_UNROLL], y[GP_AUTO_UNROLL];
-        const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
+        if (held != v) {
+          const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
 #pragma unroll
-        for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u].u = gp_ld16<MODE>(p + u * GP_AUTO_THREADS);
+          for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u].u = gp_ld16<MODE>(p + u * GP_AUTO_THREADS);
+        }
+        held = ~0u;
         for (;;) {
           const size_t next = tile + nv;
           const bool more = next < full;
-          if (more) {
-            const uint4 *q = reinterpret_cast<const uint4 *>(in + next * TE) + tid;
+          const unsigned vnext = v + gridDim.x; /* its first tile is tile vnext */
+          const bool pf = !more && prefetch && vnext < nv && (size_t)vnext < full;
+          if (more || pf) {
+            const size_t t2 = more ? next : (size_t)vnext;
+            const uint4 *q = reinterpret_cast<const uint4 *>(in + t2 * TE) + tid;
 #pragma unroll
             for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) y[u].u = gp_ld16<MODE>(q + u * GP_AUTO_THREADS);
           }
 #pragma unroll
           for (unsigned u = 0; u < GP_AUTO_UNROLL; u++)
 #pragma unroll
-            for (unsigned c = 0; c < W; c++) acc[c] = op(acc[c], static_cast<A>(x[u].t[c]));
-          if (!more) break;
+            for (unsigned c = 0; c < W; c++) acc[c] = P::step(acc[c], x[u].t[c]);
+          if (!more) {
+            if (pf) {
+#pragma unroll
+              for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u] = y[u];
+              held = vnext;
+            }
+            break;
+          }
 #pragma unroll
           for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u] = y[u];
           tile = next;
@@ -119,27 +226,26 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
       }
     } else if (VEC) { /* one tile at a time: GP_AUTO_UNROLL loads in flight */
       for (size_t tile = v; tile < full; tile += nv) {
-        gp_vec16<T> x[GP_AUTO_UNROLL];
         const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
 #pragma unroll
         for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u].u = gp_ld16<MODE>(p + u * GP_AUTO_THREADS);
 #pragma unroll
         for (unsigned u = 0; u < GP_AUTO_UNROLL; u++)
 #pragma unroll
-          for (unsigned c = 0; c < W; c++) acc[c] = op(acc[c], static_cast<A>(x[u].t[c]));
+          for (unsigned c = 0; c < W; c++) acc[c] = P::step(acc[c], x[u].t[c]);
       }
     } else { /* misaligned: scalar loads, same logical mapping, same order */
       for (size_t tile = v; tile < full; tile += nv) {
         const T *p = in + tile * TE;
-        T x[GP_AUTO_UNROLL][W];
+        T xs[GP_AUTO_UNROLL][W];
 #pragma unroll
         for (unsigned u = 0; u < GP_AUTO_UNROLL; u++)
 #pragma unroll
-          for (unsigned c = 0; c < W; c++) x[u][c] = __ldg(p + (u * GP_AUTO_THREADS + tid) * W + c);
+          for (unsigned c = 0; c < W; c++) xs[u][c] = __ldg(p + (u * GP_AUTO_THREADS + tid) * W + c);
 #pragma unroll
         for (unsigned u = 0; u < GP_AUTO_UNROLL; u++)
 #pragma unroll
-          for (unsigned c = 0; c < W; c++) acc[c] = op(acc[c], static_cast<A>(x[u][c]));
+          for (unsigned c = 0; c < W; c++) acc[c] = P::step(acc[c], xs[u][c]);
       }
     }
     if (full * TE < n && full % nv == v) { /* the partial tile: last, guarded */
@@ -150,7 +256,7 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
 #pragma unroll
         for (unsigned c = 0; c < W; c++) {
           unsigned k = (u * GP_AUTO_THREADS + tid) * W + c;
-          if (k < rem) acc[c] = op(acc[c], static_cast<A>(__ldg(p + k)));
+          if (k < rem) acc[c] = P::step(acc[c], __ldg(p + k));
         }
     }
 #pragma unroll
@@ -159,7 +265,7 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
       for (unsigned j = 0; j < h; j++) acc[j] = op(acc[j], acc[j + h]);
     const A r = gp_block_reduce(acc[0], op, id, warp_sums);
     if (nv == 1) { /* one virtual block (grid of 1): it is the result */
-      if (tid == 0) *out = gp_rfinal<Out>(r);
+      if (tid == 0) *out = P::template fin<Out>(r);
       return;
     }
     if (tid == 0) partials[v] = r;
@@ -172,7 +278,12 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
       am_last = gp_ticket_acq_rel(ticket) == gridDim.x - 1;
     __syncthreads();
     if (!am_last) return;
-    asm volatile("fence.acq_rel.gpu;" ::: "memory"); /* acquire the other blocks' partials */
+    /* Thread 0's acq_rel atomic already acquired the other blocks' partials (it also
+     * invalidates this SM's L1), and the barrier orders this block's loads after it
+     * (happens-before is transitive through bar.sync in the PTX memory model); the
+     * loads below also bypass L1 (.cg). A second fence costs a MEMBAR.GPU on the
+     * critical path of every call, so it is only kept as an A/B experiment. */
+    if (acq_fence) asm volatile("fence.acq_rel.gpu;" ::: "memory");
   } else {
     __syncthreads(); /* one block: its own global writes are visible after the barrier */
   }
@@ -180,7 +291,7 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
   for (unsigned i = tid; i < nv; i += GP_AUTO_FINAL_THREADS) a = op(a, __ldcg(partials + i));
   a = gp_block_reduce(a, op, id, warp_sums);
   if (tid == 0) {
-    *out = gp_rfinal<Out>(a);
+    *out = P::template fin<Out>(a);
     if (gridDim.x > 1) *ticket = 0; /* ready for the next call that takes this slot */
   }
 }
@@ -191,14 +302,13 @@ static unsigned g_ticket_next;
 extern "C" void gp_cuda_reduce_auto_force_grid(unsigned grid) { g_force_grid = grid; }
 
 /* Blocks that fit on the device at once (cached per kernel instantiation). */
-template <typename T, typename A, typename Op, int MODE>
+template <typename T, typename P, typename Out, int MODE>
 static unsigned resident_blocks(gp_context *ctx) {
-  typedef typename gp_rout<T, A>::type Out;
   static int per_sm = 0;
   if (per_sm == 0) {
     int b = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &b, gp_reduce_auto_kernel<T, A, Op, Out, MODE>, GP_AUTO_THREADS, 0) != cudaSuccess ||
+            &b, gp_reduce_auto_kernel<T, P, Out, MODE>, GP_AUTO_THREADS, 0) != cudaSuccess ||
         b < 1) {
       (void)cudaGetLastError();
       b = 1;
@@ -211,42 +321,67 @@ static unsigned resident_blocks(gp_context *ctx) {
 
 /* Physical grid for nv virtual blocks: as many as fit at once, evened out so every
  * block runs the same number of virtual blocks (no half-empty last wave). */
-template <typename T, typename A, typename Op, int MODE>
+template <typename T, typename P, typename Out, int MODE>
 static unsigned auto_grid(gp_context *ctx, unsigned nv) {
   if (g_force_grid) return g_force_grid < nv ? g_force_grid : nv;
   if (nv <= GP_AUTO_SINGLE_BLOCK_V) return 1;
-  unsigned res = resident_blocks<T, A, Op, MODE>(ctx);
+  unsigned res = resident_blocks<T, P, Out, MODE>(ctx);
   unsigned waves = (nv + res - 1) / res;
   return (nv + waves - 1) / waves;
 }
 
+/* Launches policy P with the load mode the input's alignment and size call for. */
+template <typename T, typename P, typename Out>
+static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratch, Out *out,
+                            int launch) {
+  const unsigned nv = gp_rt_auto_vblocks(n, sizeof(T));
+  typename P::H *partials = static_cast<typename P::H *>(scratch);
+  const unsigned fence = (auto_experiment() & GP_AUTO_EXP_ACQ_FENCE) != 0;
+  const unsigned prefetch = (auto_experiment() & GP_AUTO_EXP_NO_PREFETCH) == 0;
+  cudaStream_t st = (cudaStream_t)ctx->stream;
+  unsigned g;
+  if (!launch) return auto_grid<T, P, Out, GP_LOAD_VEC>(ctx, nv);
+  const unsigned slot = __atomic_fetch_add(&g_ticket_next, 1u, __ATOMIC_RELAXED) % GP_TICKET_SLOTS;
+  if ((uintptr_t)in % GP_AUTO_VEC_BYTES != 0) {
+    g = auto_grid<T, P, Out, GP_LOAD_SCALAR>(ctx, nv);
+    gp_reduce_auto_kernel<T, P, Out, GP_LOAD_SCALAR>
+        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out, fence, prefetch);
+  } else if (n * sizeof(T) <= GP_AUTO_NOALLOC_MAX_BYTES) {
+    g = auto_grid<T, P, Out, GP_LOAD_NOALLOC>(ctx, nv);
+    gp_reduce_auto_kernel<T, P, Out, GP_LOAD_NOALLOC>
+        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out, fence, prefetch);
+  } else {
+    g = auto_grid<T, P, Out, GP_LOAD_VEC>(ctx, nv);
+    gp_reduce_auto_kernel<T, P, Out, GP_LOAD_VEC>
+        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out, fence, prefetch);
+  }
+  return g;
+}
+
+/* launch = 0: only the grid it would use. Float MIN/MAX take the keyed policy unless
+ * GP_REDUCE_EXPERIMENT asks for the exact operator. */
+template <typename T, typename A, typename Op>
+static unsigned auto_dispatch(gp_context *ctx, const void *vin, size_t n, void *scratch,
+                              void *vout, int launch) {
+  typedef typename gp_rout<T, A>::type Out;
+  const T *in = static_cast<const T *>(vin);
+  Out *out = static_cast<Out *>(vout);
+  typedef gp_auto_fast<T, A, Op> F;
+  if constexpr (F::keyed) {
+    if (auto_experiment() & GP_AUTO_EXP_EXACT_MINMAX)
+      return launch_auto<T, gp_auto_exact<T, A, Op>, Out>(ctx, in, n, scratch, out, launch);
+  }
+  return launch_auto<T, typename F::type, Out>(ctx, in, n, scratch, out, launch);
+}
+
 template <typename T, typename A, typename Op>
 static unsigned grid_for(gp_context *ctx, size_t n) {
-  return auto_grid<T, A, Op, GP_LOAD_VEC>(ctx, gp_rt_auto_vblocks(n, sizeof(T)));
+  return auto_dispatch<T, A, Op>(ctx, NULL, n, NULL, NULL, 0);
 }
 
 template <typename T, typename A, typename Op>
 static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scratch, void *vout) {
-  typedef typename gp_rout<T, A>::type Out;
-  cudaStream_t st = (cudaStream_t)ctx->stream;
-  const T *in = static_cast<const T *>(vin);
-  const unsigned nv = gp_rt_auto_vblocks(n, sizeof(T));
-  const unsigned slot = __atomic_fetch_add(&g_ticket_next, 1u, __ATOMIC_RELAXED) % GP_TICKET_SLOTS;
-  A *partials = static_cast<A *>(scratch);
-  Out *out = static_cast<Out *>(vout);
-  if ((uintptr_t)vin % GP_AUTO_VEC_BYTES != 0) {
-    unsigned g = auto_grid<T, A, Op, GP_LOAD_SCALAR>(ctx, nv);
-    gp_reduce_auto_kernel<T, A, Op, Out, GP_LOAD_SCALAR>
-        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
-  } else if (n * sizeof(T) <= GP_AUTO_NOALLOC_MAX_BYTES) {
-    unsigned g = auto_grid<T, A, Op, GP_LOAD_NOALLOC>(ctx, nv);
-    gp_reduce_auto_kernel<T, A, Op, Out, GP_LOAD_NOALLOC>
-        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
-  } else {
-    unsigned g = auto_grid<T, A, Op, GP_LOAD_VEC>(ctx, nv);
-    gp_reduce_auto_kernel<T, A, Op, Out, GP_LOAD_VEC>
-        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
-  }
+  (void)auto_dispatch<T, A, Op>(ctx, vin, n, scratch, vout, 1);
   GP_LAUNCH_CHECK(ctx, "gp_reduce_auto_kernel");
   return GP_OK;
 }

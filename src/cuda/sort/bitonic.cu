@@ -500,7 +500,6 @@ static gp_status bs_launch_tile(gp_context *ctx, K *keys, V *vals, const bs_args
 
 template <int LOGI, typename K, typename V, bool PV>
 static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
-  constexpr int I = 1 << LOGI;
   constexpr unsigned LOGF = LOGI + 8;
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   /* one small sort: a single block of BS_THREADS_SMALL threads x 8 items, so more
