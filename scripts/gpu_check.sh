@@ -52,7 +52,7 @@ if has bench; then
   BO="--max-time 0.5 --quiet"
   { $G bench reduce $BO --json "$J/reduce.json"
     $G bench reduce $BO --ladder --no-peers --json "$J/reduce_ladder.json"
-    $G bench reduce $BO --dtype f64,i32 --op sum,min,max --n 2^20,2^24,2^28 --json "$J/reduce_types.json"
+    $G bench reduce $BO --dtype f32,f64,i32 --op sum,min,max --n 2^20,2^24,2^28 --json "$J/reduce_types.json"
   } >"$OUT/bench_reduce.txt" 2>&1
   { $G bench sort $BO --json "$J/sort.json"; $G bench sort --seed-tables --quiet; } >"$OUT/bench_sort.txt" 2>&1
   { $G bench trap $BO --json "$J/trap.json"; $G bench trap --stages $BO; } >"$OUT/bench_trap.txt" 2>&1
