@@ -23,14 +23,6 @@ extern "C" {
 #define GP_TRAP_TILE (GP_TRAP_THREADS * GP_TRAP_ITEMS)
 #define GP_TRAP_MAX_BLOCKS 1024
 #define GP_TRAP_MAX_N (1ull << 40)
-/* Generated kernel's latency knobs (neither changes a bit of the result; 0 gives the
- * kernel verified before them). GP_TRAP_TICKET_ACQREL: the last-block ticket is one
- * atom.acq_rel.gpu by thread 0 instead of __threadfence (fence.sc) + atomicAdd in every
- * block and another fence.sc in all 256 threads of the last block. GP_TRAP_PREFETCH:
- * thread 0 prefetches the ticket's and its partial's lines into L2 at the start, so
- * after a cold L2 their DRAM misses overlap the evaluation. */
-#define GP_TRAP_TICKET_ACQREL 1
-#define GP_TRAP_PREFETCH 1
 /* F32 evaluation: a thread's run of GP_TRAP_FOLD_F32 consecutive values is added in
  * float, as a pairwise tree (short chains, error ~log2(32) ulp), before one F64 add: a
  * power of two dividing GP_TRAP_ITEMS; 1 = every value added in F64. Measured on the

@@ -119,10 +119,8 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **
   emit_node(&o, e, e->root, f32);
   put(&o, "  return v%d;\n}\n\n", e->root);
   put(&o,
-      "#define GP_THREADS %d\n#define GP_ITEMS %d\n#define GP_TILE %d\n#define GP_FOLD %d\n"
-      "#define GP_TICKET_ACQREL %d\n#define GP_PREFETCH %d\n",
-      GP_TRAP_THREADS, GP_TRAP_ITEMS, GP_TRAP_TILE, fold, GP_TRAP_TICKET_ACQREL,
-      GP_TRAP_PREFETCH);
+      "#define GP_THREADS %d\n#define GP_ITEMS %d\n#define GP_TILE %d\n#define GP_FOLD %d\n",
+      GP_TRAP_THREADS, GP_TRAP_ITEMS, GP_TRAP_TILE, fold);
   /* The x of point j of a thread's run: the same formula the CPU backend uses. */
   if (f32)
     put(&o, "#define GP_X(j) fmaf((float)(j), hf, xbf)\n");
@@ -143,14 +141,12 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **
       "  const unsigned int G = gridDim.x;\n"
       "  const float hf = (float)h;\n"
       "  (void)hf;\n"
-      "#if GP_PREFETCH\n"
       "  /* after a cold L2 the ticket's line and this block's partial come from DRAM:\n"
       "     start those misses now so they overlap the evaluation, not the ticket */\n"
       "  if (t == 0) {\n"
       "    asm volatile(\"prefetch.L2 [%%0];\" :: \"l\"(counter));\n"
       "    asm volatile(\"prefetch.L2 [%%0];\" :: \"l\"(partials + blockIdx.x));\n"
       "  }\n"
-      "#endif\n"
       "  double acc = 0.0;\n"
       "  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += G) {\n"
       "    const unsigned long long k0 = tile * GP_TILE + (unsigned long long)t * GP_ITEMS;\n"
@@ -176,7 +172,6 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **
       "    for (int j0 = 0; j0 < GP_ITEMS; j0 += GP_FOLD) acc += (double)v[j0];\n"
       "  }\n"
       "  const double bsum = gp_block_reduce(acc, gp_op_sum(), 0.0, warp_sums);\n"
-      "#if GP_TICKET_ACQREL && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700)\n"
       "  /* thread 0 alone stores the partial, so its ticket is a release (orders that\n"
       "     store) and an acquire (in the last block: orders every block's partial\n"
       "     before the reads below, which __syncthreads hands to the other threads);\n"
@@ -190,18 +185,6 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **
       "  }\n"
       "  __syncthreads();\n"
       "  if (!am_last) return;\n"
-      "#else\n"
-      "  if (t == 0) {\n"
-      "    partials[blockIdx.x] = bsum;\n"
-      "    __threadfence();\n"
-      "    am_last = atomicAdd(counter, 1u) == G - 1;\n"
-      "  }\n"
-      "  __syncthreads();\n"
-      "  if (!am_last) return;\n"
-      "  /* the last block: every partial is visible (each writer fenced before its\n"
-      "     ticket) */\n"
-      "  __threadfence();\n"
-      "#endif\n"
       "  /* the last block combines the partials in a fixed order and resets the ticket */\n"
       "  double s = 0.0;\n"
       "  for (unsigned int k = t; k < G; k += GP_THREADS)\n"

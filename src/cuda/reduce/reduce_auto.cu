@@ -10,7 +10,6 @@
 #include "cuda/reduce/cuda_reduce.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
 /* Tuning (they change which block does what, never the bits): */
 #ifndef GP_AUTO_MIN_BLOCKS
@@ -122,30 +121,12 @@ struct gp_auto_f64max {
   }
   template <typename Out> static __device__ __forceinline__ Out fin(H h) { return gp_rfinal<Out>(gp_rt_f64_from_maxkey(h)); }
 };
-/* (T, A, Op) -> the fast policy; `keyed` says whether it differs from the exact one */
-template <typename T, typename A, typename Op> struct gp_auto_fast {
-  typedef gp_auto_exact<T, A, Op> type;
-  static const bool keyed = false;
-};
-template <> struct gp_auto_fast<float, float, gp_rop_min> { typedef gp_auto_f32min type; static const bool keyed = true; };
-template <> struct gp_auto_fast<float, float, gp_rop_max> { typedef gp_auto_f32max type; static const bool keyed = true; };
-template <> struct gp_auto_fast<double, double, gp_rop_min> { typedef gp_auto_f64min type; static const bool keyed = true; };
-template <> struct gp_auto_fast<double, double, gp_rop_max> { typedef gp_auto_f64max type; static const bool keyed = true; };
-
-/* GP_REDUCE_EXPERIMENT (environment, read once; bits) puts back earlier code paths so
- * one GPU run can A/B them: 1 = float MIN/MAX with the exact operator per element
- * (no keys); 2 = the last block runs fence.acq_rel.gpu after its barrier; 4 = no
- * prefetch of the next virtual block's first tile. 7 = the code before all three. */
-#define GP_AUTO_EXP_EXACT_MINMAX 1u
-#define GP_AUTO_EXP_ACQ_FENCE 2u
-#define GP_AUTO_EXP_NO_PREFETCH 4u
-static unsigned auto_experiment(void) {
-  static const unsigned flags = [] {
-    const char *e = getenv("GP_REDUCE_EXPERIMENT");
-    return e ? (unsigned)strtoul(e, NULL, 0) : 0u;
-  }();
-  return flags;
-}
+/* (T, A, Op) -> the policy: keyed for float MIN/MAX, the exact operator otherwise */
+template <typename T, typename A, typename Op> struct gp_auto_fast { typedef gp_auto_exact<T, A, Op> type; };
+template <> struct gp_auto_fast<float, float, gp_rop_min> { typedef gp_auto_f32min type; };
+template <> struct gp_auto_fast<float, float, gp_rop_max> { typedef gp_auto_f32max type; };
+template <> struct gp_auto_fast<double, double, gp_rop_min> { typedef gp_auto_f64min type; };
+template <> struct gp_auto_fast<double, double, gp_rop_max> { typedef gp_auto_f64max type; };
 
 /* The ladder's last step. Per tile each thread has GP_AUTO_UNROLL independent 16-byte
  * loads in flight (64 bytes; ~64-96 KB per SM), index math is 32-bit inside a tile,
@@ -161,7 +142,7 @@ static unsigned auto_experiment(void) {
 template <typename T, typename P, typename Out, int MODE>
 __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce_auto_kernel(
     const T *__restrict__ in, size_t n, unsigned nv, typename P::H *__restrict__ partials,
-    unsigned slot, Out *out, unsigned acq_fence, unsigned prefetch) {
+    unsigned slot, Out *out) {
   typedef typename P::H A; /* what is carried: the accumulator, or a MIN/MAX key */
   constexpr unsigned W = GP_AUTO_VEC_BYTES / sizeof(T);
   constexpr unsigned TE = GP_AUTO_THREADS * GP_AUTO_UNROLL * W;
@@ -173,10 +154,7 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
   const size_t full = n / TE;
   constexpr bool VEC = MODE != GP_LOAD_SCALAR;
 
-  /* pipelined path: x holds the tile being added; `held` is the virtual block whose
-   * first tile x already holds (prefetched at the end of the previous one), or ~0u */
   gp_vec16<T> x[GP_AUTO_UNROLL], y[GP_AUTO_UNROLL];
-  unsigned held = ~0u;
   for (unsigned v = blockIdx.x; v < nv; v += gridDim.x) {
     A acc[W];
 #pragma unroll
@@ -184,26 +162,18 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
     if (VEC && GP_AUTO_PIPELINE) {
       /* software pipeline: the next tile's loads are issued before this tile's adds,
        * so 2 x GP_AUTO_UNROLL 16-byte loads are in flight; the order of adds is the
-       * tree's (tile by tile). With `prefetch`, the last tile of a virtual block
-       * issues the loads of this block's next virtual block's first tile, so they are
-       * in flight during the block reduction instead of after it (a 2^22-element F32
-       * call runs 2 one-tile virtual blocks per block: one DRAM latency saved). */
+       * tree's (tile by tile). (Prefetching the next virtual block's first tile as
+       * well measured no better at 2^22-2^26 on the H200, 2026-11-29.) */
       size_t tile = v;
       if (tile < full) {
-        if (held != v) {
-          const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
+        const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
 #pragma unroll
-          for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u].u = gp_ld16<MODE>(p + u * GP_AUTO_THREADS);
-        }
-        held = ~0u;
+        for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u].u = gp_ld16<MODE>(p + u * GP_AUTO_THREADS);
         for (;;) {
           const size_t next = tile + nv;
           const bool more = next < full;
-          const unsigned vnext = v + gridDim.x; /* its first tile is tile vnext */
-          const bool pf = !more && prefetch && vnext < nv && (size_t)vnext < full;
-          if (more || pf) {
-            const size_t t2 = more ? next : (size_t)vnext;
-            const uint4 *q = reinterpret_cast<const uint4 *>(in + t2 * TE) + tid;
+          if (more) {
+            const uint4 *q = reinterpret_cast<const uint4 *>(in + next * TE) + tid;
 #pragma unroll
             for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) y[u].u = gp_ld16<MODE>(q + u * GP_AUTO_THREADS);
           }
@@ -211,14 +181,7 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
           for (unsigned u = 0; u < GP_AUTO_UNROLL; u++)
 #pragma unroll
             for (unsigned c = 0; c < W; c++) acc[c] = P::step(acc[c], x[u].t[c]);
-          if (!more) {
-            if (pf) {
-#pragma unroll
-              for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u] = y[u];
-              held = vnext;
-            }
-            break;
-          }
+          if (!more) break;
 #pragma unroll
           for (unsigned u = 0; u < GP_AUTO_UNROLL; u++) x[u] = y[u];
           tile = next;
@@ -281,9 +244,8 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
     /* Thread 0's acq_rel atomic already acquired the other blocks' partials (it also
      * invalidates this SM's L1), and the barrier orders this block's loads after it
      * (happens-before is transitive through bar.sync in the PTX memory model); the
-     * loads below also bypass L1 (.cg). A second fence costs a MEMBAR.GPU on the
-     * critical path of every call, so it is only kept as an A/B experiment. */
-    if (acq_fence) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+     * loads below also bypass L1 (.cg). A second fence (fence.acq_rel.gpu) here cost
+     * 0.3-0.4 us per call at 2^14-2^24 on the H200 (measured 2026-11-29). */
   } else {
     __syncthreads(); /* one block: its own global writes are visible after the barrier */
   }
@@ -336,8 +298,6 @@ static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratc
                             int launch) {
   const unsigned nv = gp_rt_auto_vblocks(n, sizeof(T));
   typename P::H *partials = static_cast<typename P::H *>(scratch);
-  const unsigned fence = (auto_experiment() & GP_AUTO_EXP_ACQ_FENCE) != 0;
-  const unsigned prefetch = (auto_experiment() & GP_AUTO_EXP_NO_PREFETCH) == 0;
   cudaStream_t st = (cudaStream_t)ctx->stream;
   unsigned g;
   if (!launch) return auto_grid<T, P, Out, GP_LOAD_VEC>(ctx, nv);
@@ -345,33 +305,27 @@ static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratc
   if ((uintptr_t)in % GP_AUTO_VEC_BYTES != 0) {
     g = auto_grid<T, P, Out, GP_LOAD_SCALAR>(ctx, nv);
     gp_reduce_auto_kernel<T, P, Out, GP_LOAD_SCALAR>
-        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out, fence, prefetch);
+        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
   } else if (n * sizeof(T) <= GP_AUTO_NOALLOC_MAX_BYTES) {
     g = auto_grid<T, P, Out, GP_LOAD_NOALLOC>(ctx, nv);
     gp_reduce_auto_kernel<T, P, Out, GP_LOAD_NOALLOC>
-        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out, fence, prefetch);
+        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
   } else {
     g = auto_grid<T, P, Out, GP_LOAD_VEC>(ctx, nv);
     gp_reduce_auto_kernel<T, P, Out, GP_LOAD_VEC>
-        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out, fence, prefetch);
+        <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
   }
   return g;
 }
 
-/* launch = 0: only the grid it would use. Float MIN/MAX take the keyed policy unless
- * GP_REDUCE_EXPERIMENT asks for the exact operator. */
+/* launch = 0: only the grid it would use. Float MIN/MAX take the keyed policy. */
 template <typename T, typename A, typename Op>
 static unsigned auto_dispatch(gp_context *ctx, const void *vin, size_t n, void *scratch,
                               void *vout, int launch) {
   typedef typename gp_rout<T, A>::type Out;
   const T *in = static_cast<const T *>(vin);
   Out *out = static_cast<Out *>(vout);
-  typedef gp_auto_fast<T, A, Op> F;
-  if constexpr (F::keyed) {
-    if (auto_experiment() & GP_AUTO_EXP_EXACT_MINMAX)
-      return launch_auto<T, gp_auto_exact<T, A, Op>, Out>(ctx, in, n, scratch, out, launch);
-  }
-  return launch_auto<T, typename F::type, Out>(ctx, in, n, scratch, out, launch);
+  return launch_auto<T, typename gp_auto_fast<T, A, Op>::type, Out>(ctx, in, n, scratch, out, launch);
 }
 
 template <typename T, typename A, typename Op>

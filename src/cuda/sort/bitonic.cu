@@ -302,211 +302,36 @@ bs_global(K *keys, V *vals, bs_args a, unsigned L, int b_hi, int b_lo, unsigned 
   }
 }
 
-/* ---- register / shuffle tile kernel (the fast path, see BS_FAST_TILE) ----------------
- * A thread holds ITEMS consecutive tile positions t * ITEMS + c in registers for the
- * whole network. Stage bit b < LOGI: compare-exchange in registers; LOGI <= b < LOGI + 5:
- * the partner lives in lane t ^ m of the same warp, fetched with __shfl_xor_sync (no
- * shared memory, no barrier); b >= LOGI + 5: the partner is in another warp, fetched
- * through shared memory (write own keys, barrier, read the partner's, barrier). Each
- * side keeps min or max by its own position, so both sides of a comparator decide the
- * same swap (pairs: swap iff lower key > upper key, strictly, as in bs_cx). */
-
-/* Shared slot of tile position i: one pad word per 32 keeps both the blocked (stride
- * ITEMS) and the striped (stride 1) accesses of a warp on distinct banks. */
-__device__ __forceinline__ unsigned bt_slot(unsigned i) { return i + (i >> 5); }
-
-template <typename K, typename V, bool PV>
-__device__ __forceinline__ void bt_keep(K &k, V &v, K o, V ov, bool lower) {
-  if (PV) {
-    bool sw = lower ? (k > o) : (o > k);
-    if (sw) { k = o; v = ov; }
-  } else {
-    k = lower ? min(k, o) : max(k, o);
-  }
-}
-
-/* One stage on bit b of the whole block (b is uniform: barriers are safe). Mirror: the
- * partner of i is i ^ (2^(b+1) - 1), else i ^ 2^b. */
-template <int LOGI, int THREADS, typename K, typename V, bool PV>
-__device__ __forceinline__ void bt_stage(K *k, V *v, K *sk, V *sv, unsigned t, int b, bool mirror) {
-  constexpr int I = 1 << LOGI;
-  if (b < LOGI) {
-    bs_reg_stage_rt<LOGI, K, V, PV>(b, k, v, mirror);
-    return;
-  }
-  K o[I];
-  V ov[I];
-  const bool lower = ((t >> (b - LOGI)) & 1u) == 0; /* bit b of t * ITEMS + c */
-  if (b < LOGI + 5) {
-    /* partner of (t, c): lane t ^ m, item c (plain) or ITEMS-1-c (mirror) */
-    const int m = mirror ? (int)(((2u << b) - 1u) >> LOGI) : (1 << (b - LOGI));
-    if (mirror) {
-#pragma unroll
-      for (int c = 0; c < I; c++) {
-        o[c] = __shfl_xor_sync(0xFFFFFFFFu, k[I - 1 - c], m);
-        if (PV) ov[c] = __shfl_xor_sync(0xFFFFFFFFu, v[I - 1 - c], m);
-      }
-    } else {
-#pragma unroll
-      for (int c = 0; c < I; c++) {
-        o[c] = __shfl_xor_sync(0xFFFFFFFFu, k[c], m);
-        if (PV) ov[c] = __shfl_xor_sync(0xFFFFFFFFu, v[c], m);
-      }
-    }
-  } else {
-    const unsigned mask = mirror ? (2u << b) - 1u : 1u << b;
-#pragma unroll
-    for (int c = 0; c < I; c++) {
-      unsigned s = bt_slot(t * I + c);
-      sk[s] = k[c];
-      if (PV) sv[s] = v[c];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int c = 0; c < I; c++) {
-      unsigned s = bt_slot((t * I + c) ^ mask);
-      o[c] = sk[s];
-      if (PV) ov[c] = sv[s];
-    }
-    __syncthreads(); /* everyone has read before the next stage overwrites */
-  }
-#pragma unroll
-  for (int c = 0; c < I; c++) bt_keep<K, V, PV>(k[c], v[c], o[c], ov[c], lower);
-}
-
-/* L == 0: sorts each tile (levels 1 .. min(logP, log2 F)), encoding keys on load (the
- * drop-in for bs_block_sort). L > log2 F: the finish of level L, stages log2 F - 1 .. 0
- * (the drop-in for bs_finish). Decodes on store when it is the last step. One read and
- * one write of the tile, coalesced (striped through shared memory). Cost: per stage
- * ITEMS/2 register compare-exchanges, or ITEMS shuffles, or (bits >= LOGI + 5 only)
- * one shared-memory round trip with two barriers. */
-template <int LOGI, int THREADS, typename K, typename V, bool PV>
-__global__ void __launch_bounds__(THREADS)
-bt_tile(K *keys, V *vals, bs_args a, unsigned L) {
-  constexpr int I = 1 << LOGI, F = THREADS * I;
-  constexpr unsigned LOGF = (unsigned)(LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : THREADS == 512 ? 9 : 10));
-  static_assert((1 << LOGF) == F, "THREADS must be 64 .. 1024, a power of two");
-  extern __shared__ __align__(16) unsigned char bs_smem[];
-  K *sk = (K *)bs_smem;
-  V *sv = (V *)(sk + F + F / 32);
-  const u64 blk = blockIdx.x;
-  const unsigned t = threadIdx.x;
-#pragma unroll
-  for (int c = 0; c < I; c++) {
-    unsigned q = (unsigned)c * THREADS + t;
-    u64 g;
-    bool ok = bs_tile_index<LOGF>(a, blk, q, &g);
-    K x = bs_maxkey<K>(); /* padding: never moves below a real key, never stored */
-    if (ok) {
-      x = keys[g];
-      if (L == 0) x = bs_enc(x, a.kind, a.desc);
-    }
-    unsigned s = bt_slot(q);
-    sk[s] = x;
-    if (PV) sv[s] = ok ? vals[g] : (V)0;
-  }
-  __syncthreads();
-  K k[I];
-  V v[I];
-#pragma unroll
-  for (int c = 0; c < I; c++) {
-    unsigned s = bt_slot(t * I + c);
-    k[c] = sk[s];
-    if (PV) v[c] = sv[s];
-  }
-  __syncthreads();
-  if (L == 0) {
-    const int Lend = (int)(a.logP < LOGF ? a.logP : LOGF);
-    for (int l = 1; l <= Lend; l++)
-      for (int b = l - 1; b >= 0; b--) bt_stage<LOGI, THREADS, K, V, PV>(k, v, sk, sv, t, b, b == l - 1);
-  } else {
-    for (int b = (int)LOGF - 1; b >= 0; b--) bt_stage<LOGI, THREADS, K, V, PV>(k, v, sk, sv, t, b, false);
-  }
-#pragma unroll
-  for (int c = 0; c < I; c++) {
-    unsigned s = bt_slot(t * I + c);
-    sk[s] = k[c];
-    if (PV) sv[s] = v[c];
-  }
-  __syncthreads();
-  const bool last = L == 0 ? a.logP <= LOGF : L == a.logP;
-#pragma unroll
-  for (int c = 0; c < I; c++) {
-    unsigned q = (unsigned)c * THREADS + t;
-    u64 g;
-    if (!bs_tile_index<LOGF>(a, blk, q, &g)) continue;
-    unsigned s = bt_slot(q);
-    K x = sk[s];
-    keys[g] = last ? bs_dec(x, a.kind, a.desc) : x;
-    if (PV) vals[g] = sv[s];
-  }
-}
-
 /* ---- host side --------------------------------------------------------------------- */
 #define BS_THREADS 256       /* tile kernels for large problems */
 #define BS_THREADS_SMALL 256 /* one small sort (n <= 2048): a single block */
 #define BS_LOG_THREADS_SMALL 8
 #define BS_LOGI_SMALL 3
-/* Which tile kernel a launch uses: 1 = bt_tile (registers + warp shuffles, shared
- * memory only for strides across warps: fewest barriers, for the latency-bound single
- * small sort), 0 = bs_block_sort / bs_finish (shared-memory re-windowing, LOGI stages
- * per round trip: less shared-memory traffic per stage, for the many-block launches).
- * The one place that selects the path: set BS_FAST_SMALL to 0 to revert. */
-#define BS_FAST_SMALL 1
-#define BS_FAST_TILE(small_sort) ((small_sort) && BS_FAST_SMALL)
 
-/* Launches a tile kernel: L == 0 sorts tiles, L > log2 F finishes level L; fast picks
- * bt_tile over the re-windowing kernels. Sets the shared-memory limit once per kernel. */
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
-static gp_status bs_launch_tile(gp_context *ctx, K *keys, V *vals, const bs_args &a,
-                                u64 blocks, unsigned L, bool fast) {
+static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_args &a, u64 blocks) {
   constexpr int I = 1 << LOGI, F = THREADS * I;
-  const cudaStream_t st = (cudaStream_t)ctx->stream;
-  const size_t per = sizeof(K) + (PV ? sizeof(V) : 0);
-  if (fast) {
-    size_t smem = (size_t)(F + F / 32) * per;
-    static int attr_set; /* once per kernel: a benign race sets it twice */
-    if (!attr_set) {
-      GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bt_tile<LOGI, THREADS, K, V, PV>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-      attr_set = 1;
-    }
-    bt_tile<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, st>>>(keys, vals, a, L);
-    GP_LAUNCH_CHECK(ctx, "bt_tile");
-    return GP_OK;
-  }
-  size_t smem = (size_t)(F + F / I) * per;
-  if (L == 0) {
-    static int attr_b;
-    if (!attr_b) {
-      GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_block_sort<LOGI, THREADS, K, V, PV>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-      attr_b = 1;
-    }
-    bs_block_sort<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, st>>>(keys, vals, a);
-    GP_LAUNCH_CHECK(ctx, "bs_block_sort");
-    return GP_OK;
-  }
-  static int attr_f;
-  if (!attr_f) {
-    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_finish<LOGI, THREADS, K, V, PV>,
+  size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  static int attr_set; /* once per kernel: a benign race sets it twice */
+  if (!attr_set) {
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_block_sort<LOGI, THREADS, K, V, PV>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    attr_f = 1;
+    attr_set = 1;
   }
-  bs_finish<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, st>>>(keys, vals, a, L);
-  GP_LAUNCH_CHECK(ctx, "bs_finish");
+  bs_block_sort<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(keys, vals, a);
+  GP_LAUNCH_CHECK(ctx, "bs_block_sort");
   return GP_OK;
 }
 
 template <int LOGI, typename K, typename V, bool PV>
 static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
+  constexpr int I = 1 << LOGI;
   constexpr unsigned LOGF = LOGI + 8;
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   /* one small sort: a single block of BS_THREADS_SMALL threads x 8 items, so more
-     warps share the latency; bt_tile needs barriers only for bits 8 .. 10 */
+     warps share the latency of each re-windowing round */
   if (a.nseg == 1 && a.logP <= BS_LOGI_SMALL + BS_LOG_THREADS_SMALL)
-    return bs_launch_tile<BS_LOGI_SMALL, BS_THREADS_SMALL, K, V, PV>(ctx, keys, vals, a, 1, 0,
-                                                                     BS_FAST_TILE(true));
+    return bs_launch_block<BS_LOGI_SMALL, BS_THREADS_SMALL, K, V, PV>(ctx, keys, vals, a, 1);
   u64 blocks;
   if (a.logP <= LOGF) {
     u64 spb = 1ull << (LOGF - a.logP);
@@ -516,11 +341,18 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
   }
   if (blocks > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "sort too large for one grid (%llu blocks)", blocks);
-  gp_status s = bs_launch_tile<LOGI, BS_THREADS, K, V, PV>(ctx, keys, vals, a, blocks, 0,
-                                                          BS_FAST_TILE(false));
+  gp_status s = bs_launch_block<LOGI, BS_THREADS, K, V, PV>(ctx, keys, vals, a, blocks);
   if (s) return s;
   if (a.logP <= LOGF) return GP_OK;
 
+  constexpr int F = BS_THREADS * I;
+  size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  static int attr_set;
+  if (!attr_set) {
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_finish<LOGI, BS_THREADS, K, V, PV>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    attr_set = 1;
+  }
   u64 gthreads = a.nseg << (a.logP - LOGI);
   u64 gblocks = (gthreads + BS_THREADS - 1) / BS_THREADS;
   if (gblocks > 0x7FFFFFFFull)
@@ -537,8 +369,8 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
       GP_LAUNCH_CHECK(ctx, "bs_global");
       b = lo - 1;
     }
-    s = bs_launch_tile<LOGI, BS_THREADS, K, V, PV>(ctx, keys, vals, a, blocks, L, BS_FAST_TILE(false));
-    if (s) return s;
+    bs_finish<LOGI, BS_THREADS, K, V, PV><<<(unsigned)blocks, BS_THREADS, smem, st>>>(keys, vals, a, L);
+    GP_LAUNCH_CHECK(ctx, "bs_finish");
   }
   return GP_OK;
 }
