@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "cli_util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,28 @@ static void usage(FILE *f) {
           "On CUDA the expression is compiled once by NVRTC (from its parse tree, never its\n"
           "text). Results are deterministic; see gpuprims.h for the summation order.\n");
 }
+
+/* An interval end: a number, or a constant expression such as pi/2 or -e. */
+static int eval_constant(const char *text, double *v, int report) {
+  if (cli_parse_double(text, v)) return isfinite(*v);
+  gp_context *c = NULL;
+  int ok = 0;
+  if (gp_create(&c, GP_BACKEND_CPU) == GP_OK) {
+    gp_status s = gp_expr_value(c, text, NAN, v); /* x = NaN: a bound may not use x */
+    ok = s == GP_OK && isfinite(*v);
+    if (report && s != GP_OK)
+      cli_error(CMD, "interval end '%s': %s", text, gp_last_error(c));
+    else if (report && !ok)
+      cli_error(CMD, "interval end '%s' is not a finite constant (it may not use x)", text);
+  }
+  gp_destroy(c);
+  return ok;
+}
+static int is_constant(const char *text) {
+  double v;
+  return eval_constant(text, &v, 0);
+}
+static int parse_bound(const char *text, double *v) { return eval_constant(text, v, 1); }
 
 int cmd_integrate(int argc, char **argv) {
   const char *pos[3];
@@ -64,7 +87,8 @@ int cmd_integrate(int argc, char **argv) {
       source = 1;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       verbose = 1;
-    } else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.') {
+    } else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.' &&
+               !(npos >= 1 && is_constant(a))) { /* "-pi" is a bound, "-x" an option */
       cli_error(CMD, "unknown option '%s' (gpuprims integrate --help)", a);
       return EXIT_USAGE;
     } else {
@@ -80,10 +104,7 @@ int cmd_integrate(int argc, char **argv) {
     return EXIT_USAGE;
   }
   double lo = 0, hi = 0;
-  if (npos == 3 && (!cli_parse_double(pos[1], &lo) || !cli_parse_double(pos[2], &hi))) {
-    cli_error(CMD, "A and B must be numbers (got '%s' and '%s')", pos[1], pos[2]);
-    return EXIT_USAGE;
-  }
+  if (npos == 3 && (!parse_bound(pos[1], &lo) || !parse_bound(pos[2], &hi))) return EXIT_USAGE;
   gp_context *ctx;
   if (!cli_create(CMD, backend, &ctx)) return 1;
   gp_status s;

@@ -475,6 +475,10 @@ gp_status gp_integrate_source(gp_context *ctx, const char *expr, gp_dtype precis
  * device memory (then asynchronous: two launches, no copy), else the call waits. */
 gp_status gp_trap_seed(gp_context *ctx, int stage, float a, float b, uint64_t n,
                        double *result);
+/* Evaluates expr (the language above) at x on the host, in F64, on any backend: for
+ * constant arguments such as an interval's ends ("pi/2", "-e", "1e-3"). GP_ERR_PARSE
+ * with the column for a syntax error. A result that is not finite is returned as it is. */
+gp_status gp_expr_value(gp_context *ctx, const char *expr, double x, double *value);
 /* ==== end of integration ============================================================ */
 
 #ifdef __cplusplus

@@ -241,11 +241,31 @@ static void test_injection(void) {
   check_error("sin(x) ) ; exit(1) ; (", "unexpected ')' at column 8");
 }
 
+/* gp_expr_value: the public evaluator the CLI uses for interval ends. */
+static void test_expr_value(void) {
+  gp_context *ctx = check_cpu_context();
+  double v = 0;
+  CHECK_OK(ctx, gp_expr_value(ctx, "pi/2", 0.0, &v));
+  CHECK(v == 3.14159265358979323846 / 2);
+  CHECK_OK(ctx, gp_expr_value(ctx, "-e", 0.0, &v));
+  CHECK(v == -2.71828182845904523536);
+  CHECK_OK(ctx, gp_expr_value(ctx, "x^2 + 1", 3.0, &v));
+  CHECK(v == 10.0);
+  CHECK_OK(ctx, gp_expr_value(ctx, "x + 1", NAN, &v)); /* not finite: returned as it is */
+  CHECK(isnan(v));
+  CHECK_STATUS(gp_expr_value(ctx, "pi)", 0.0, &v), GP_ERR_PARSE);
+  CHECK_ERROR_MENTIONS(ctx, "column 3");
+  CHECK_STATUS(gp_expr_value(ctx, NULL, 0.0, &v), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_expr_value(ctx, "1", 0.0, NULL), GP_ERR_INVALID_ARGUMENT);
+  gp_destroy(ctx);
+}
+
 int main(void) {
   test_precedence();
   test_functions();
   test_eval_many();
   test_errors();
   test_injection();
+  test_expr_value();
   return check_summary("test_expr");
 }

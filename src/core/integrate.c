@@ -450,3 +450,17 @@ int gp_integrate_nvrtc_check(const char *expr, gp_dtype precision, const char *a
   return -2;
 #endif
 }
+
+gp_status gp_expr_value(gp_context *ctx, const char *expr, double x, double *value) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if (!expr) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "expr is NULL");
+  if (!value) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "value is NULL");
+  gp_expr e;
+  char err[512];
+  if (gp_expr_parse(expr, &e, err, sizeof err))
+    return gp_fail(ctx, GP_ERR_PARSE, "expression: %s", err);
+  *value = gp_expr_eval(&e, x);
+  gp_expr_free(&e);
+  return GP_OK;
+}
