@@ -112,14 +112,15 @@ gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan
     free(partial);
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for the evaluation buffers");
   }
-  /* The last block's combine: thread t adds partials t, t + 256, ... then the tree. */
-  double acc[GP_TRAP_THREADS];
-  for (size_t t = 0; t < GP_TRAP_THREADS; t++) {
-    acc[t] = 0.0;
-    for (size_t k = t; k < G; k += GP_TRAP_THREADS) acc[t] += partial[k];
+  /* The last block's combine, by its warp 0: lane l adds partials l, l + 32, ...
+     then the warp tree. */
+  double acc[32];
+  for (size_t l = 0; l < 32; l++) {
+    acc[l] = 0.0;
+    for (size_t k = l; k < G; k += 32) acc[l] += partial[k];
   }
   free(partial);
-  const double S = block_tree(acc);
+  const double S = warp_tree(acc);
   double fa, fb;
   if (p->precision == GP_F64) {
     fa = gp_expr_eval(e, p->a);

@@ -98,7 +98,7 @@ __device__ __forceinline__ void bs_reg_stage_rt(int b, K *k, V *v, bool mirror) 
 
 /* Index of item c of window thread t: window bits [wl, wl+LOGI) hold c, the others
  * hold t; with mbit >= 0, items whose window bit mbit is set take t's bits below wl
- * flipped (the mirror stage's partners). */
+ * flipped (the mirror stage's partners). Used by the global-memory passes. */
 template <int LOGI>
 __device__ __forceinline__ u64 bs_widx(u64 t, unsigned wl, int c, int mbit) {
   u64 lowmask = (1ull << wl) - 1;
@@ -107,56 +107,80 @@ __device__ __forceinline__ u64 bs_widx(u64 t, unsigned wl, int c, int mbit) {
   return ((t >> wl) << (wl + LOGI)) | ((u64)c << wl) | low;
 }
 
-template <int LOGI>
-__device__ __forceinline__ unsigned bs_widx32(unsigned t, unsigned wl, int c, int mbit) {
-  unsigned lowmask = (1u << wl) - 1;
-  unsigned low = t & lowmask;
-  if (mbit >= 0 && ((c >> mbit) & 1)) low ^= lowmask;
-  return ((t >> wl) << (wl + LOGI)) | ((unsigned)c << wl) | low;
-}
-
 /* Shared-memory slot of tile index i: one pad word per ITEMS keeps a warp's window
  * accesses on distinct banks for every window position. */
 template <int LOGI>
 __device__ __forceinline__ unsigned bs_slot(unsigned i) { return i + (i >> LOGI); }
 
-/* Runs the network in shared memory from (level L, stage bit b) to the end of level
- * Lend, re-windowing every LOGI stages. Starts and ends synchronized. */
-template <int LOGI, int THREADS, typename K, typename V, bool PV>
-__device__ __forceinline__ void bs_smem_network(K *sk, V *sv, unsigned L, int b, unsigned Lend) {
+/* Loads (store = false) or stores the window [wl, wl + LOGI) of thread t from / to
+ * shared memory, the mirror partners (mbit >= 0) as in bs_widx. Every caller passes
+ * compile-time wl and mbit (its loops are unrolled): the index of item c is then one of
+ * two per-thread bases plus a constant, since base and c << wl share no bit and
+ * slot(base | c << wl) = slot(base) + (c << wl) + ((c << wl) >> LOGI). */
+template <int LOGI, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_window_io(K *sk, V *sv, unsigned t, int wl, int mbit,
+                                             K *k, V *v, bool store) {
   constexpr int I = 1 << LOGI;
-  K k[I];
-  V v[I];
-  const unsigned t = threadIdx.x;
-  while (L <= Lend) {
-    int wl = b - LOGI + 1;
-    if (wl < 0) wl = 0;
-    int mbit = (b == (int)L - 1 && wl > 0) ? b - wl : -1;
+  const unsigned lowmask = (1u << wl) - 1;
+  const unsigned hi = (t >> wl) << (wl + LOGI);
+  const unsigned s0 = bs_slot<LOGI>(hi | (t & lowmask));
+  const unsigned s1 = bs_slot<LOGI>(hi | ((t & lowmask) ^ lowmask));
 #pragma unroll
-    for (int c = 0; c < I; c++) {
-      unsigned s = bs_slot<LOGI>(bs_widx32<LOGI>(t, wl, c, mbit));
+  for (int c = 0; c < I; c++) {
+    const unsigned o = ((unsigned)c << wl) + (((unsigned)c << wl) >> LOGI);
+    const unsigned s = ((mbit >= 0 && ((c >> mbit) & 1)) ? s1 : s0) + o;
+    if (store) {
+      sk[s] = k[c];
+      if (PV) sv[s] = v[c];
+    } else {
       k[c] = sk[s];
       if (PV) v[c] = sv[s];
     }
-    for (;;) {
-      bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, b == (int)L - 1);
-      if (b > wl) { b--; continue; }
-      if (wl == 0) {
-        L++;
-        b = (int)L - 1;
-        if (L <= Lend && b < LOGI) continue; /* the next level fits this window */
-      } else {
-        b = wl - 1;
-      }
-      break;
-    }
+  }
+}
+
+/* One shared-memory round: load thread t's window, run the stages top .. wl of level L
+ * in registers (the first one the mirror when top = L - 1), store, synchronize. */
+template <int LOGI, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_round(K *sk, V *sv, unsigned t, int L, int top) {
+  constexpr int I = 1 << LOGI;
+  K k[I];
+  V v[I];
+  const int wl = top - LOGI + 1 > 0 ? top - LOGI + 1 : 0;
+  const int mbit = (top == L - 1 && wl > 0) ? top - wl : -1;
+  bs_window_io<LOGI, K, V, PV>(sk, sv, t, wl, mbit, k, v, false);
 #pragma unroll
-    for (int c = 0; c < I; c++) {
-      unsigned s = bs_slot<LOGI>(bs_widx32<LOGI>(t, wl, c, mbit));
-      sk[s] = k[c];
-      if (PV) sv[s] = v[c];
+  for (int b = top; b >= wl; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, b == L - 1);
+  bs_window_io<LOGI, K, V, PV>(sk, sv, t, wl, mbit, k, v, true);
+  __syncthreads();
+}
+
+/* Sorts the tile in shared memory: levels 1 .. Lend (Lend <= LOGF). Levels up to LOGI
+ * run in one round (window [0, LOGI)); level L > LOGI takes ceil(L / LOGI) rounds.
+ * The loops are unrolled, so every window is a compile-time constant; Lend only cuts
+ * them short. Starts and ends synchronized. */
+template <int LOGI, int LOGF, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_smem_sort(K *sk, V *sv, unsigned Lend) {
+  constexpr int I = 1 << LOGI;
+  const unsigned t = threadIdx.x;
+  {
+    K k[I];
+    V v[I];
+    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, false);
+#pragma unroll
+    for (int L = 1; L <= LOGI; L++) {
+      if ((unsigned)L > Lend) break;
+#pragma unroll
+      for (int b = L - 1; b >= 0; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b, k, v, b == L - 1);
     }
+    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, true);
     __syncthreads();
+  }
+#pragma unroll
+  for (int L = LOGI + 1; L <= LOGF; L++) {
+    if ((unsigned)L > Lend) break;
+#pragma unroll
+    for (int top = L - 1; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, L, top);
   }
 }
 
@@ -208,7 +232,7 @@ bs_block_sort(K *keys, V *vals, bs_args a) {
   }
   __syncthreads();
   unsigned Lend = a.logP < LOGF ? a.logP : LOGF;
-  bs_smem_network<LOGI, THREADS, K, V, PV>(sk, sv, 1, 0, Lend);
+  bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, Lend);
   const bool last = a.logP <= LOGF;
   for (unsigned q = threadIdx.x; q < (unsigned)F; q += THREADS) {
     u64 g;
@@ -244,6 +268,7 @@ bs_finish(K *keys, V *vals, bs_args a, unsigned L) {
     k[c] = ok ? keys[g] : bs_maxkey<K>();
     if (PV) v[c] = ok ? vals[g] : (V)0;
   }
+#pragma unroll
   for (int b = (int)LOGF - 1; b >= wl; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, false);
 #pragma unroll
   for (int c = 0; c < I; c++) {
@@ -252,7 +277,10 @@ bs_finish(K *keys, V *vals, bs_args a, unsigned L) {
     if (PV) sv[s] = v[c];
   }
   __syncthreads();
-  if (wl > 0) bs_smem_network<LOGI, THREADS, K, V, PV>(sk, sv, L, wl - 1, L);
+  /* the stages below the registers' window; none is a mirror (that one ran in bs_global),
+     so the level passed is any one above them, a constant keeping the windows constant */
+#pragma unroll
+  for (int top = wl - 1; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, (int)LOGF + 1, top);
   const bool last = L == a.logP;
   for (unsigned q = t; q < (unsigned)F; q += THREADS) {
     u64 g;
