@@ -46,7 +46,9 @@ static int is_sorted_u32(const uint32_t *k, size_t n) {
 }
 
 static void check_sort(gp_context *gpu, gp_context *cpu) {
-  const size_t sizes[] = {1, 2, 1000, 2048, 5000, 70001};
+  /* one cluster of 1-8 tiles of 512 (1000, 2048), of 2 and 16 tiles of 4096 (5000,
+     40000), the multi-launch path (70001); segments of 16384: clusters of tiles of 8192 */
+  const size_t sizes[] = {1, 2, 1000, 2048, 5000, 40000, 2 * 16384, 70001};
   for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
     size_t n = sizes[si];
     uint32_t *k = malloc(n * 4), *g = malloc(n * 4), *c = malloc(n * 4), *val = malloc(n * 4);
@@ -68,7 +70,7 @@ static void check_sort(gp_context *gpu, gp_context *cpu) {
     for (size_t i = 0; i < n; i++) kept &= val[i] < n && k[val[i]] == g[i];
     CHECK_MSG(kept, "sort_pairs n=%zu: a value left its key", n);
     /* segments */
-    size_t seg = n >= 1000 ? 1000 : n;
+    size_t seg = n == 2 * 16384 ? 16384 : n >= 1000 ? 1000 : n;
     if (n % seg == 0) {
       memcpy(g, k, n * 4);
       memcpy(c, k, n * 4);

@@ -186,9 +186,10 @@ int main(void) {
   cmp_keys(GP_U32, SC_RANDOM, (size_t)1 << 22, 2, GP_DESCENDING, GP_SORT_AUTO, 1);
   cmp_keys(GP_U32, SC_RANDOM, (size_t)1 << 22, 1 << 16, GP_ASCENDING, GP_SORT_AUTO, 1);
 
-  /* boundaries of the register/shuffle tile kernel (bt_tile): the single small sort
-     (n <= 2048), the tile of 4096 (pairs, 8-byte keys) and 8192 (4-byte keys alone),
-     2^16; stage bits in registers, in shuffles and across warps are all crossed */
+  /* boundaries of the kernels: one cluster of tiles of 512 keys (n <= 2^12, 1 to 8
+     blocks) and of 4096 keys (2^12 < n <= 2^16, 2 to 16 blocks), the tile of 4096
+     (pairs, 8-byte keys) and 8192 (4-byte keys alone) of the multi-launch path above
+     2^16, segments of 2^14 .. 2^16 in clusters of tiles of 8192 */
   {
     const size_t tb[] = {31, 32, 33, 255, 256, 257, 2047, 2048, 2049, 4095, 4096, 4097,
                          8191, 8192, 8193, 16383, 16385, 65535, 65536, 65537};

@@ -24,6 +24,10 @@
  * per launch, straight from global memory, coalesced) then bs_finish (the log2 F
  * stages below, in shared memory, one launch). Global traffic for a sort of n = 2^m:
  * 1 + sum_{L > f} (ceil((L - f) / LOGI) + 1) read+write passes, f = log2 F.
+ * Up to 2^16 keys in one sort (and segments of 2^14 .. 2^16 four-byte keys) a single
+ * launch does it all instead: bs_cluster_sort (bitonic_cluster.cuh), one cluster of
+ * blocks whose tiles together hold the segment, the cross-tile stages done through
+ * distributed shared memory.
  * Float total order, determinism: keys are compared as unsigned integers. */
 #include "cuda/sort/sort_cuda.h"
 
@@ -184,6 +188,16 @@ __device__ __forceinline__ void bs_smem_sort(K *sk, V *sv, unsigned Lend) {
   }
 }
 
+/* Levels 1 .. min(logP, LOGF) of bs_smem_sort. A whole tile (logP >= LOGF) passes the
+ * constant LOGF, so nvcc unrolls every round (windows and slot offsets become
+ * constants); shorter segments take the rolled loops. Used by bs_cluster_sort, where
+ * it measured faster (docs/perf/sort.md). */
+template <int LOGI, int LOGF, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_smem_sort_tile(K *sk, V *sv, unsigned logP) {
+  if (logP >= (unsigned)LOGF) bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, LOGF);
+  else bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, logP);
+}
+
 struct bs_args {
   u64 S;          /* segment size */
   u64 nseg;
@@ -231,8 +245,10 @@ bs_block_sort(K *keys, V *vals, bs_args a) {
     if (PV) sv[s] = ok ? vals[g] : (V)0;
   }
   __syncthreads();
-  unsigned Lend = a.logP < LOGF ? a.logP : LOGF;
-  bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, Lend);
+  /* rolled (runtime Lend): unrolled rounds of a whole 8192-key tile measured slower
+     here at 2^24 and raised the registers of the small-segment case too
+     (docs/perf/sort.md) */
+  bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, a.logP < LOGF ? a.logP : LOGF);
   const bool last = a.logP <= LOGF;
   for (unsigned q = threadIdx.x; q < (unsigned)F; q += THREADS) {
     u64 g;
@@ -331,10 +347,9 @@ bs_global(K *keys, V *vals, bs_args a, unsigned L, int b_hi, int b_lo, unsigned 
 }
 
 /* ---- host side --------------------------------------------------------------------- */
-#define BS_THREADS 256       /* tile kernels for large problems */
-#define BS_THREADS_SMALL 256 /* one small sort (n <= 2048): a single block */
-#define BS_LOG_THREADS_SMALL 8
-#define BS_LOGI_SMALL 3
+#include "cuda/sort/bitonic_cluster.cuh"
+
+#define BS_THREADS 256 /* tile kernels for large problems */
 
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_args &a, u64 blocks) {
@@ -356,10 +371,25 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
   constexpr int I = 1 << LOGI;
   constexpr unsigned LOGF = LOGI + 8;
   const cudaStream_t st = (cudaStream_t)ctx->stream;
-  /* one small sort: a single block of BS_THREADS_SMALL threads x 8 items, so more
-     warps share the latency of each re-windowing round */
-  if (a.nseg == 1 && a.logP <= BS_LOGI_SMALL + BS_LOG_THREADS_SMALL)
-    return bs_launch_block<BS_LOGI_SMALL, BS_THREADS_SMALL, K, V, PV>(ctx, keys, vals, a, 1);
+  /* One launch, one cluster (bitonic_cluster.cuh). Shapes measured on the H200
+     (docs/perf/sort.md): up to 2^12 keys, tiles of 512 keys (128 threads x 4) in up to 8
+     blocks (at 2^11 faster than 64 x 8, 128 x 8, 256 x 2 or 64 x 4 per tile, and than
+     one block of 256 x 8); up to 2^16, tiles of 4096 (256 x 16) in up to 16 blocks,
+     which beat tiles of 8192 in 8 blocks (the block sort, a chain of latencies, halves
+     with the tile). */
+  int done = 0;
+  gp_status s;
+  if (a.nseg == 1 && a.logP <= 12)
+    return bs_launch_cluster<2, 128, K, V, PV>(ctx, keys, vals, a, &done);
+  if (a.nseg == 1 && a.logP <= 16) {
+    if ((s = bs_launch_cluster<4, 256, K, V, PV>(ctx, keys, vals, a, &done)) || done) return s;
+  }
+  /* many segments of 2^14 .. 2^16 four-byte keys: a cluster of up to 8 tiles of 8192 per
+     segment (measured faster than the tile + global passes from 16384 up) */
+  if constexpr (sizeof(K) == 4 && !PV)
+    if (a.nseg > 1 && a.logP >= 14 && a.logP <= 16) {
+      if ((s = bs_launch_cluster<4, 512, K, V, PV>(ctx, keys, vals, a, &done)) || done) return s;
+    }
   u64 blocks;
   if (a.logP <= LOGF) {
     u64 spb = 1ull << (LOGF - a.logP);
@@ -369,7 +399,7 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
   }
   if (blocks > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "sort too large for one grid (%llu blocks)", blocks);
-  gp_status s = bs_launch_block<LOGI, BS_THREADS, K, V, PV>(ctx, keys, vals, a, blocks);
+  s = bs_launch_block<LOGI, BS_THREADS, K, V, PV>(ctx, keys, vals, a, blocks);
   if (s) return s;
   if (a.logP <= LOGF) return GP_OK;
 

@@ -1,0 +1,135 @@
+/* One sort (or one segment) of P <= CL * 2^LOGF keys in a single launch: a thread-block
+ * cluster of CL blocks (up to 8, the portable maximum, or 16 where the GPU can
+ * co-schedule that many: the non-portable size, checked before use), each holding one
+ * tile of F = 2^LOGF keys in shared memory, the cluster's tiles together the whole
+ * segment. Included by bitonic.cu only (uses its network pieces).
+ *
+ * Each block sorts its tile (bs_smem_sort, levels 1 .. LOGF). A level L > LOGF then
+ * runs its stages on bits >= LOGF as cluster rounds: every thread of the cluster loads
+ * its window of ITEMS keys from the tiles of whichever blocks hold them (distributed
+ * shared memory), runs the stages in registers and stores them back, between two
+ * cluster barriers; the stages below that window are ordinary rounds in the block's
+ * own tile. Compared with bs_global + bs_finish per level, nothing goes through global
+ * memory between the first load and the last store, and there is one launch instead
+ * of 1 + 2 (logP - LOGF). */
+#include <cooperative_groups.h>
+
+/* The cluster-wide window of cluster thread tc, as bs_window_io but over CL tiles:
+ * index i lives in block i >> LOGF, slot bs_slot(i mod F). */
+template <int LOGI, int LOGF, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_cluster_io(cooperative_groups::cluster_group &cl, K *sk,
+                                              V *sv, unsigned tc, int wl, int mbit, K *k,
+                                              V *v, bool store) {
+  constexpr int I = 1 << LOGI;
+  constexpr unsigned F = 1u << LOGF;
+#pragma unroll
+  for (int c = 0; c < I; c++) {
+    const unsigned i = (unsigned)bs_widx<LOGI>(tc, (unsigned)wl, c, mbit);
+    const unsigned s = bs_slot<LOGI>(i & (F - 1));
+    K *rk = cl.map_shared_rank(sk, i >> LOGF);
+    if (store) {
+      rk[s] = k[c];
+      if (PV) cl.map_shared_rank(sv, i >> LOGF)[s] = v[c];
+    } else {
+      k[c] = rk[s];
+      if (PV) v[c] = cl.map_shared_rank(sv, i >> LOGF)[s];
+    }
+  }
+}
+
+/* Grid: nseg clusters of CL = 2^(logP - LOGF) blocks; cluster q sorts segment q. */
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+__global__ void __launch_bounds__(THREADS)
+bs_cluster_sort(K *keys, V *vals, bs_args a) {
+  constexpr int I = 1 << LOGI, F = THREADS * I;
+  constexpr int LOGF = LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : THREADS == 512 ? 9 : 10);
+  static_assert((1 << LOGF) == F, "THREADS must be 64, 128, 256, 512 or 1024");
+  extern __shared__ __align__(16) unsigned char bs_smem[];
+  K *sk = (K *)bs_smem;
+  V *sv = (V *)(sk + F + F / I);
+  cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
+  const unsigned CL = cl.num_blocks(), rank = cl.block_rank();
+  const unsigned t = threadIdx.x, tc = rank * THREADS + t;
+  const u64 seg = blockIdx.x / CL;
+  K *gk = keys + seg * a.S;
+  V *gv = PV ? vals + seg * a.S : vals;
+
+  for (unsigned q = t; q < (unsigned)F; q += THREADS) {
+    const u64 i = ((u64)rank << LOGF) | q;
+    const bool ok = i < a.S;
+    const unsigned s = bs_slot<LOGI>(q);
+    sk[s] = ok ? bs_enc(gk[i], a.kind, a.desc) : bs_maxkey<K>();
+    if (PV) sv[s] = ok ? gv[i] : (V)0;
+  }
+  __syncthreads();
+  bs_smem_sort_tile<LOGI, LOGF, K, V, PV>(sk, sv, a.logP);
+
+  for (int L = LOGF + 1; L <= (int)a.logP; L++) {
+    int top = L - 1;
+    while (top >= LOGF) { /* a window holding a block bit: a cluster round */
+      const int wl = top - LOGI + 1 > 0 ? top - LOGI + 1 : 0;
+      const int mbit = top == L - 1 ? top - wl : -1;
+      K k[I];
+      V v[I];
+      cl.sync();
+      bs_cluster_io<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, wl, mbit, k, v, false);
+      for (int b = top; b >= wl; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, b == L - 1);
+      bs_cluster_io<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, wl, mbit, k, v, true);
+      cl.sync();
+      top = wl - 1;
+    }
+    for (; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, LOGF + 1, top);
+  }
+
+  for (unsigned q = t; q < (unsigned)F; q += THREADS) {
+    const u64 i = ((u64)rank << LOGF) | q;
+    if (i >= a.S) continue;
+    const unsigned s = bs_slot<LOGI>(q);
+    gk[i] = bs_dec(sk[s], a.kind, a.desc);
+    if (PV) gv[i] = sv[s];
+  }
+}
+
+/* Launches bs_cluster_sort for a.nseg segments of P = 2^a.logP <= 16 F; *done = 0 (and
+ * GP_OK) where P needs 16 blocks and this GPU cannot run clusters that large. */
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+static gp_status bs_launch_cluster(gp_context *ctx, K *keys, V *vals, const bs_args &a, int *done) {
+  constexpr int I = 1 << LOGI, F = THREADS * I;
+  constexpr int LOGF = LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : THREADS == 512 ? 9 : 10);
+  const size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  static int attr_set; /* once per kernel: a benign race sets it twice */
+  if (!attr_set) {
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_cluster_sort<LOGI, THREADS, K, V, PV>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_cluster_sort<LOGI, THREADS, K, V, PV>,
+                                          cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    attr_set = 1;
+  }
+  const unsigned CL = a.logP > LOGF ? 1u << (a.logP - LOGF) : 1u;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)(a.nseg * CL), 1, 1);
+  cfg.blockDim = dim3(THREADS, 1, 1);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = (cudaStream_t)ctx->stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = CL;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  *done = 0;
+  if (CL > 8) {
+    static int big_ok = -1; /* once per kernel: can 16-block clusters be resident? */
+    if (big_ok < 0) {
+      int nc = 0;
+      big_ok = cudaOccupancyMaxActiveClusters(&nc, bs_cluster_sort<LOGI, THREADS, K, V, PV>, &cfg) == cudaSuccess && nc > 0;
+      (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
+    }
+    if (!big_ok) return GP_OK;
+  }
+  GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, bs_cluster_sort<LOGI, THREADS, K, V, PV>, keys, vals, a));
+  GP_LAUNCH_CHECK(ctx, "bs_cluster_sort");
+  *done = 1;
+  return GP_OK;
+}
