@@ -37,6 +37,25 @@ __device__ __forceinline__ void bs_cluster_io(cooperative_groups::cluster_group 
   }
 }
 
+/* One cluster round of level L: the window [top - LOGI + 1, top] (top >= LOGF, so it
+ * holds a block bit and starts above bit 0), the mirror first when top = L - 1, between
+ * two cluster barriers. */
+template <int LOGI, int LOGF, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_cluster_round(cooperative_groups::cluster_group &cl, K *sk,
+                                                 V *sv, unsigned tc, int L, int top) {
+  constexpr int I = 1 << LOGI;
+  const int wl = top - LOGI + 1;
+  const int mbit = top == L - 1 ? LOGI - 1 : -1;
+  K k[I];
+  V v[I];
+  cl.sync();
+  bs_cluster_io<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, wl, mbit, k, v, false);
+#pragma unroll
+  for (int b = top; b >= wl; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, b == L - 1);
+  bs_cluster_io<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, wl, mbit, k, v, true);
+  cl.sync();
+}
+
 /* Grid: nseg clusters of CL = 2^(logP - LOGF) blocks; cluster q sorts segment q. */
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 __global__ void __launch_bounds__(THREADS)
@@ -64,21 +83,27 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
   __syncthreads();
   bs_smem_sort_tile<LOGI, LOGF, K, V, PV>(sk, sv, a.logP);
 
-  for (int L = LOGF + 1; L <= (int)a.logP; L++) {
-    int top = L - 1;
-    while (top >= LOGF) { /* a window holding a block bit: a cluster round */
-      const int wl = top - LOGI + 1 > 0 ? top - LOGI + 1 : 0;
-      const int mbit = top == L - 1 ? top - wl : -1;
-      K k[I];
-      V v[I];
-      cl.sync();
-      bs_cluster_io<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, wl, mbit, k, v, false);
-      for (int b = top; b >= wl; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b - wl, k, v, b == L - 1);
-      bs_cluster_io<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, wl, mbit, k, v, true);
-      cl.sync();
-      top = wl - 1;
+  if constexpr (!PV) {
+    /* the levels above the tile (at most 4: 16 blocks), unrolled so that every window is
+       a constant; logP only cuts them short. Windows holding a block bit (top >= LOGF)
+       are cluster rounds, the ones below rounds in the block's own tile. */
+#pragma unroll
+    for (int L = LOGF + 1; L <= LOGF + 4; L++) {
+      if (L > (int)a.logP) break;
+#pragma unroll
+      for (int top = L - 1; top >= LOGF; top -= LOGI)
+        bs_cluster_round<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, L, top);
+#pragma unroll
+      for (int top = L - 1 - LOGI * ((L - 1 - LOGF) / LOGI + 1); top >= 0; top -= LOGI)
+        bs_round<LOGI, K, V, PV>(sk, sv, t, LOGF + 1, top);
     }
-    for (; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, LOGF + 1, top);
+  } else {
+    /* with values the unrolled form spills (8-byte types): the same rounds, rolled */
+    for (int L = LOGF + 1; L <= (int)a.logP; L++) {
+      int top = L - 1;
+      for (; top >= LOGF; top -= LOGI) bs_cluster_round<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, L, top);
+      for (; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, LOGF + 1, top);
+    }
   }
 
   for (unsigned q = t; q < (unsigned)F; q += THREADS) {
