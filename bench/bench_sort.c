@@ -11,7 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_LIST 32
 
@@ -56,12 +55,6 @@ static int run_cub(void *p, void *stream) {
 }
 #endif
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int cmp_i32(const void *pa, const void *pb) {
   int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
   return (a > b) - (a < b);
@@ -74,10 +67,10 @@ static double time_host(gp_context *cpu, int use_qsort, const int32_t *src, int3
   if (reps > 64) reps = 64;
   for (int r = 0; r < reps; r++) {
     memcpy(buf, src, n * 4);
-    double t0 = now_s();
+    double t0 = gpb_wall_seconds();
     if (use_qsort) qsort(buf, n, 4, cmp_i32);
     else (void)gp_sort(cpu, GP_I32, buf, n, GP_ASCENDING, GP_SORT_BITONIC_SEED);
-    t[r] = now_s() - t0;
+    t[r] = gpb_wall_seconds() - t0;
   }
   for (int i = 1; i < reps; i++)
     for (int j = i; j > 0 && t[j - 1] > t[j]; j--) { double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }

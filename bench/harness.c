@@ -47,7 +47,7 @@ static void berr(const char *suite, const char *fmt, ...) {
   va_end(ap);
 }
 
-static double now_s(void) {
+double gpb_wall_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -517,12 +517,12 @@ static int one_sample(gpb_bench *b, const gpb_case *c, gpb_result *r, int timed,
 #endif
   (void)ev0; (void)ev1;
   if (b->opt.flush_l2 && b->flush_buf) memset(b->flush_buf, k & 0xff, b->flush_bytes);
-  double t0 = now_s();
+  double t0 = gpb_wall_seconds();
   if (c->run(c->arg, NULL)) {
     fail_case(r, "the run failed (see above)");
     return 1;
   }
-  *sec = now_s() - t0;
+  *sec = gpb_wall_seconds() - t0;
   (void)timed;
   return 0;
 }
@@ -577,7 +577,7 @@ int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
     b->samples = (double *)malloc(2 * (size_t)cap * sizeof(double));
     b->samples_cap = b->samples ? cap : 0;
   }
-  double t_start = now_s();
+  double t_start = gpb_wall_seconds();
   int k = 0;
   while (!rc) {
     if (k == b->samples_cap) { /* grow (up to max_samples) */
@@ -594,7 +594,7 @@ int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
       stats(b->samples, k, b->samples + b->samples_cap, r);
       if (r->noise < b->opt.target_noise) break;
       if (k >= b->opt.max_samples) break;
-      if (now_s() - t_start > b->opt.max_time_s) { r->time_capped = 1; break; }
+      if (gpb_wall_seconds() - t_start > b->opt.max_time_s) { r->time_capped = 1; break; }
     }
   }
 #if GP_HAVE_CUDA

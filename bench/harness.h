@@ -176,6 +176,8 @@ typedef struct gpb_result {
  * when the case ran (r->ok = 1), 1 when it failed (r->ok = 0, r->error says why; the
  * row still prints as FAILED). */
 int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r);
+/* Seconds on the monotonic clock (host-side timings: CPU baselines, time caps). */
+double gpb_wall_seconds(void);
 /* ours->ratio = peer->median_s / ours->median_s and ours->ratio_to = peer->impl (when
  * both ran). */
 void gpb_set_ratio(gpb_result *ours, const gpb_result *peer);

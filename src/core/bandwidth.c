@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #if GP_HAVE_CUDA
 #include "cuda/common/bandwidth.h"
 #endif
@@ -16,12 +15,6 @@
 #endif
 
 #define CPU_RUNS 5
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -67,9 +60,9 @@ static gp_status cpu_measure(gp_context *ctx, double *read_gbs, double *copy_gbs
   if (read_gbs) {
     cpu_read((const uint64_t *)buf, bytes / 8); /* warm-up */
     for (int r = 0; r < CPU_RUNS; r++) {
-      double t0 = now_s();
+      double t0 = gp_wall_seconds();
       cpu_read((const uint64_t *)buf, bytes / 8);
-      t[r] = now_s() - t0;
+      t[r] = gp_wall_seconds() - t0;
     }
     qsort(t, CPU_RUNS, sizeof t[0], cmp_double);
     *read_gbs = t[CPU_RUNS / 2] > 0 ? (double)bytes / t[CPU_RUNS / 2] / 1e9 : 0;
@@ -78,9 +71,9 @@ static gp_status cpu_measure(gp_context *ctx, double *read_gbs, double *copy_gbs
     size_t half = bytes / 2;
     cpu_copy(buf + half, buf, half);
     for (int r = 0; r < CPU_RUNS; r++) {
-      double t0 = now_s();
+      double t0 = gp_wall_seconds();
       cpu_copy(buf + half, buf, half);
-      t[r] = now_s() - t0;
+      t[r] = gp_wall_seconds() - t0;
     }
     qsort(t, CPU_RUNS, sizeof t[0], cmp_double);
     *copy_gbs = t[CPU_RUNS / 2] > 0 ? (double)(2 * half) / t[CPU_RUNS / 2] / 1e9 : 0;

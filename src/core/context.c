@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #if GP_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -187,4 +188,10 @@ gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks) {
                    "or a smaller grid", blocks);
   ctx->two_phase_blocks = blocks;
   return GP_OK;
+}
+
+double gp_wall_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

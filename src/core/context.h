@@ -91,6 +91,10 @@ gp_status gp_copy_sync(gp_context *ctx, void *dst, const void *src, size_t bytes
 /* Waits for the context's stream without touching the recorded error. */
 gp_status gp_sync_stream(gp_context *ctx);
 
+/* Seconds on the monotonic clock, for host-side work only (NVRTC compiles, CPU
+ * timings); GPU work is timed with CUDA events. */
+double gp_wall_seconds(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #if GP_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "cuda/integrate/codegen.h"
@@ -94,12 +93,6 @@ static gp_status get_cache(gp_context *ctx, struct gp_jit_cache **out) {
   return GP_OK;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 #if GP_HAVE_CUDA
 static gp_status ensure_scratch(gp_context *ctx, struct gp_jit_cache *c) {
   if (c->scratch) return GP_OK;
@@ -128,7 +121,7 @@ static gp_status compile_entry(gp_context *ctx, struct gp_jit_cache *c, gp_jit_e
       return GP_OK;
     }
   if (!c->arch[0]) gp_nvrtc_arch_for(ctx->info.cc_major, ctx->info.cc_minor, c->arch, sizeof c->arch);
-  const double t0 = now_s();
+  const double t0 = gp_wall_seconds();
   char *image = NULL;
   size_t size = 0;
   char log[GP_ERROR_LEN - 64];
@@ -149,7 +142,7 @@ static gp_status compile_entry(gp_context *ctx, struct gp_jit_cache *c, gp_jit_e
     free(m);
     return s;
   }
-  *compile_s += now_s() - t0;
+  *compile_s += gp_wall_seconds() - t0;
   m->source = src;
   m->next = c->modules;
   c->modules = m;
@@ -335,7 +328,7 @@ gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype preci
   if (s) return s;
   gp_jit_entry *en;
   double compile_s = 0;
-  const double t0 = now_s();
+  const double t0 = gp_wall_seconds();
   s = lookup(ctx, expr, precision, &en, &compile_s);
   if (s) return s;
 #if GP_HAVE_CUDA
@@ -346,7 +339,7 @@ gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype preci
     return GP_OK;
   }
 #endif
-  if (compile_seconds) *compile_seconds = now_s() - t0;
+  if (compile_seconds) *compile_seconds = gp_wall_seconds() - t0;
   return GP_OK;
 }
 
