@@ -116,6 +116,21 @@ __device__ __forceinline__ u64 bs_widx(u64 t, unsigned wl, int c, int mbit) {
 template <int LOGI>
 __device__ __forceinline__ unsigned bs_slot(unsigned i) { return i + (i >> LOGI); }
 
+/* A tile of THREADS x 2^LOGI keys: log2 of its size, its slots (keys plus one pad per
+ * 2^LOGI), and the dynamic shared memory of its keys and values. */
+template <int LOGI, int THREADS>
+__host__ __device__ constexpr int bs_tile_log2() {
+  static_assert(THREADS >= 64 && THREADS <= 1024 && (THREADS & (THREADS - 1)) == 0,
+                "THREADS must be a power of two from 64 to 1024");
+  return LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : THREADS == 512 ? 9 : 10);
+}
+template <int LOGI, int THREADS>
+__host__ __device__ constexpr unsigned bs_tile_slots() { return (THREADS << LOGI) + THREADS; }
+template <int LOGI, int THREADS, typename K, typename V, bool PV>
+__host__ __device__ constexpr size_t bs_tile_smem() {
+  return (size_t)bs_tile_slots<LOGI, THREADS>() * (sizeof(K) + (PV ? sizeof(V) : 0));
+}
+
 /* Loads (store = false) or stores the window [wl, wl + LOGI) of thread t from / to
  * shared memory, the mirror partners (mbit >= 0) as in bs_widx. Every caller passes
  * compile-time wl and mbit (its loops are unrolled): the index of item c is then one of
@@ -230,12 +245,11 @@ template <typename K> __device__ __forceinline__ K bs_maxkey() { return (K)~(K)0
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 __global__ void __launch_bounds__(THREADS)
 bs_block_sort(K *keys, V *vals, bs_args a) {
-  constexpr int I = 1 << LOGI, F = THREADS * I;
-  constexpr unsigned LOGF = (unsigned)(LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : 9));
-  static_assert((1 << LOGF) == F, "THREADS must be 64, 128, 256 or 512");
+  constexpr int F = THREADS << LOGI;
+  constexpr unsigned LOGF = (unsigned)bs_tile_log2<LOGI, THREADS>();
   extern __shared__ __align__(16) unsigned char bs_smem[];
   K *sk = (K *)bs_smem;
-  V *sv = (V *)(sk + F + F / I);
+  V *sv = (V *)(sk + bs_tile_slots<LOGI, THREADS>());
   const u64 blk = blockIdx.x;
   for (unsigned q = threadIdx.x; q < (unsigned)F; q += THREADS) {
     u64 g;
@@ -266,11 +280,11 @@ bs_block_sort(K *keys, V *vals, bs_args a) {
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 __global__ void __launch_bounds__(THREADS)
 bs_finish(K *keys, V *vals, bs_args a, unsigned L) {
-  constexpr int I = 1 << LOGI, F = THREADS * I;
-  constexpr unsigned LOGF = (unsigned)(LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : 9));
+  constexpr int I = 1 << LOGI, F = THREADS << LOGI;
+  constexpr unsigned LOGF = (unsigned)bs_tile_log2<LOGI, THREADS>();
   extern __shared__ __align__(16) unsigned char bs_smem[];
   K *sk = (K *)bs_smem;
-  V *sv = (V *)(sk + F + F / I);
+  V *sv = (V *)(sk + bs_tile_slots<LOGI, THREADS>());
   const u64 blk = blockIdx.x;
   const unsigned t = threadIdx.x;
   const int wl = (int)LOGF - LOGI;
@@ -353,8 +367,7 @@ bs_global(K *keys, V *vals, bs_args a, unsigned L, int b_hi, int b_lo, unsigned 
 
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_args &a, u64 blocks) {
-  constexpr int I = 1 << LOGI, F = THREADS * I;
-  size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  constexpr size_t smem = bs_tile_smem<LOGI, THREADS, K, V, PV>();
   static int attr_set; /* once per kernel: a benign race sets it twice */
   if (!attr_set) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_block_sort<LOGI, THREADS, K, V, PV>,
@@ -368,7 +381,6 @@ static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_arg
 
 template <int LOGI, typename K, typename V, bool PV>
 static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
-  constexpr int I = 1 << LOGI;
   constexpr unsigned LOGF = LOGI + 8;
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   /* One launch, one cluster (bitonic_cluster.cuh). Shapes measured on the H200
@@ -403,8 +415,7 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
   if (s) return s;
   if (a.logP <= LOGF) return GP_OK;
 
-  constexpr int F = BS_THREADS * I;
-  size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  constexpr size_t smem = bs_tile_smem<LOGI, BS_THREADS, K, V, PV>();
   static int attr_set;
   if (!attr_set) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_finish<LOGI, BS_THREADS, K, V, PV>,

@@ -61,11 +61,10 @@ template <int LOGI, int THREADS, typename K, typename V, bool PV>
 __global__ void __launch_bounds__(THREADS)
 bs_cluster_sort(K *keys, V *vals, bs_args a) {
   constexpr int I = 1 << LOGI, F = THREADS * I;
-  constexpr int LOGF = LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : THREADS == 512 ? 9 : 10);
-  static_assert((1 << LOGF) == F, "THREADS must be 64, 128, 256, 512 or 1024");
+  constexpr int LOGF = bs_tile_log2<LOGI, THREADS>();
   extern __shared__ __align__(16) unsigned char bs_smem[];
   K *sk = (K *)bs_smem;
-  V *sv = (V *)(sk + F + F / I);
+  V *sv = (V *)(sk + bs_tile_slots<LOGI, THREADS>());
   cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
   const unsigned CL = cl.num_blocks(), rank = cl.block_rank();
   const unsigned t = threadIdx.x, tc = rank * THREADS + t;
@@ -119,9 +118,8 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
  * GP_OK) where P needs 16 blocks and this GPU cannot run clusters that large. */
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 static gp_status bs_launch_cluster(gp_context *ctx, K *keys, V *vals, const bs_args &a, int *done) {
-  constexpr int I = 1 << LOGI, F = THREADS * I;
-  constexpr int LOGF = LOGI + (THREADS == 64 ? 6 : THREADS == 128 ? 7 : THREADS == 256 ? 8 : THREADS == 512 ? 9 : 10);
-  const size_t smem = (size_t)(F + F / I) * (sizeof(K) + (PV ? sizeof(V) : 0));
+  constexpr int LOGF = bs_tile_log2<LOGI, THREADS>();
+  constexpr size_t smem = bs_tile_smem<LOGI, THREADS, K, V, PV>();
   static int attr_set; /* once per kernel: a benign race sets it twice */
   if (!attr_set) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_cluster_sort<LOGI, THREADS, K, V, PV>,
