@@ -86,6 +86,18 @@ static int RK_(seed_tree)(const RK_IN *in, size_t n, int interleaved, RK_ACC *re
   return 0;
 }
 
+/* The values of block b's `bs` threads after a grid-stride loop over a grid of `stride`
+ * threads: thread t folds in[b * bs + t], then + stride, ... in that order (taken row by
+ * row). */
+static void RK_(grid_stride)(const RK_IN *in, size_t n, size_t b, unsigned bs, size_t stride,
+                             RK_ACC *s) {
+  for (unsigned t = 0; t < bs; t++) s[t] = RK_IDENT;
+  for (size_t base = b * bs; base < n; base += stride) {
+    size_t m = n - base < bs ? n - base : bs;
+    for (size_t t = 0; t < m; t++) s[t] = RK_OP(s[t], RK_LOAD(in[base + t]));
+  }
+}
+
 /* TWO_PHASE: phase 1 grid-strides over B blocks of 256 threads then the sequential
  * tree; phase 2 is one block of 256 that grid-strides over the B partials. */
 static int RK_(two_phase)(const RK_IN *in, size_t n, unsigned nblocks, RK_ACC *res) {
@@ -97,12 +109,7 @@ static int RK_(two_phase)(const RK_IN *in, size_t n, unsigned nblocks, RK_ACC *r
 #endif
   for (ptrdiff_t b = 0; b < (ptrdiff_t)nblocks; b++) {
     RK_ACC s[GP_SEED_BLOCK];
-    for (unsigned t = 0; t < GP_SEED_BLOCK; t++) s[t] = RK_IDENT;
-    /* row by row: the same per-thread order as each thread's own strided loop */
-    for (size_t base = (size_t)b * GP_SEED_BLOCK; base < n; base += stride) {
-      size_t m = n - base < GP_SEED_BLOCK ? n - base : GP_SEED_BLOCK;
-      for (size_t t = 0; t < m; t++) s[t] = RK_OP(s[t], RK_LOAD(in[base + t]));
-    }
+    RK_(grid_stride)(in, n, (size_t)b, GP_SEED_BLOCK, stride, s);
     RK_(tree_sequential)(s);
     part[b] = s[0];
   }
@@ -131,11 +138,7 @@ static int RK_(warp_atomic)(const RK_IN *in, size_t n, RK_ACC *res) {
 #endif
   for (ptrdiff_t b = 0; b < (ptrdiff_t)g; b++) {
     RK_ACC v[GP_WA_BLOCK];
-    for (unsigned t = 0; t < GP_WA_BLOCK; t++) v[t] = RK_IDENT;
-    for (size_t base = (size_t)b * GP_WA_BLOCK; base < n; base += stride) {
-      size_t m = n - base < GP_WA_BLOCK ? n - base : GP_WA_BLOCK;
-      for (size_t t = 0; t < m; t++) v[t] = RK_OP(v[t], RK_LOAD(in[base + t]));
-    }
+    RK_(grid_stride)(in, n, (size_t)b, GP_WA_BLOCK, stride, v);
     blk[b] = RK_(block_reduce)(v, GP_WA_BLOCK);
   }
   RK_ACC r = RK_IDENT;
