@@ -486,8 +486,11 @@ static void test_minmax_keys(void) {
   for (unsigned i = 0; i < KEY_NSPECIAL; i++) {
     uint32_t a32 = key_f32_special(i);
     uint64_t a64 = key_f64_special(i);
-    CHECK_EQ_U64(gp_rt_f32_key_bf(a32), gp_rt_f32_key(a32));
-    CHECK_EQ_U64(gp_rt_f64_key_bf(a64), gp_rt_f64_key(a64));
+    /* the branch-free key against the textbook form, and its inverse */
+    CHECK_EQ_U64(gp_key_f32(a32), (a32 >> 31) ? ~a32 : a32 | 0x80000000u);
+    CHECK_EQ_U64(gp_key_f64(a64), (a64 >> 63) ? ~a64 : a64 | 0x8000000000000000ull);
+    CHECK_EQ_U64(gp_unkey_f32(gp_key_f32(a32)), a32);
+    CHECK_EQ_U64(gp_unkey_f64(gp_key_f64(a64)), a64);
     for (unsigned j = 0; j < KEY_NSPECIAL; j++) {
       uint32_t b32 = key_f32_special(j);
       uint64_t b64 = key_f64_special(j);

@@ -11,7 +11,7 @@
 #include "reduce_testutil.h"
 #include "core/reduce_tree.h"
 #include <cuda_runtime_api.h>
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 #endif
 
 #if GP_HAVE_CUDA

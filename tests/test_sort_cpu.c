@@ -66,19 +66,19 @@ static void check_table_6_11(void) {
   uint32_t list[4] = {40, 20, 10, 30};
   gp_cpu_bitonic_serial_u32(list, NULL, 0, 4);
   CHECK(list[0] == 10 && list[1] == 20 && list[2] == 30 && list[3] == 40);
-  CHECK(gp_bitonic_insert_zero(5, 1) == 9);   /* 101 -> 1001 */
-  CHECK(gp_bitonic_insert_zero(3, 0) == 6);   /* 11 -> 110 */
-  CHECK(gp_bitonic_which_bit(8) == 3);
-  CHECK(gp_bitonic_which_bit(1) == 0);
+  CHECK(gp_insert_zero(5, 1) == 9);   /* 101 -> 1001 */
+  CHECK(gp_insert_zero(3, 0) == 6);   /* 11 -> 110 */
+  CHECK(gp_which_bit(8) == 3);
+  CHECK(gp_which_bit(1) == 0);
   /* the transform is a bijection that preserves order, and decodes back */
   for (int i = 0; i < 16; i++) {
     uint32_t u = sc_special32[i];
-    CHECK(gp_key32_dec(gp_key32_enc(u, GP_F32, 0), GP_F32, 0) == u);
-    CHECK(gp_key32_dec(gp_key32_enc(u, GP_F32, 1), GP_F32, 1) == u);
+    CHECK(gp_key32_dec(gp_key32_enc(u, GP_KEY_FLOAT, 0), GP_KEY_FLOAT, 0) == u);
+    CHECK(gp_key32_dec(gp_key32_enc(u, GP_KEY_FLOAT, 1), GP_KEY_FLOAT, 1) == u);
     for (int j = 0; j < 16; j++) {
       int c = sc_total_f32(&sc_special32[i], &sc_special32[j]);
-      uint32_t a = gp_key32_enc(sc_special32[i], GP_F32, 0);
-      uint32_t b = gp_key32_enc(sc_special32[j], GP_F32, 0);
+      uint32_t a = gp_key32_enc(sc_special32[i], GP_KEY_FLOAT, 0);
+      uint32_t b = gp_key32_enc(sc_special32[j], GP_KEY_FLOAT, 0);
       CHECK(c == ((a > b) - (a < b)));
     }
   }

@@ -8,6 +8,7 @@
 #include "core/expr.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,14 +45,22 @@ typedef struct gp_trap_plan {
 } gp_trap_plan;
 
 /* Fills the plan (the arguments are already validated). */
-void gp_trap_plan_make(gp_trap_plan *p, double a, double b, uint64_t n, gp_dtype precision);
+static inline void gp_trap_plan_make(gp_trap_plan *p, double a, double b, uint64_t n, gp_dtype precision) {
+  memset(p, 0, sizeof *p);
+  p->a = a;
+  p->b = b;
+  p->n = n;
+  p->h = (b - a) / (double)n;
+  p->m = n - 1;
+  p->tiles = (p->m + GP_TRAP_TILE - 1) / GP_TRAP_TILE;
+  p->grid = p->tiles < GP_TRAP_MAX_BLOCKS ? (unsigned)(p->tiles ? p->tiles : 1)
+                                          : GP_TRAP_MAX_BLOCKS;
+  p->precision = precision;
+  p->fold = gp_trap_fold(precision);
+}
 
 /* x of the j-th point of a run that starts at point i0 (j < GP_TRAP_ITEMS). Both
  * backends compute x exactly this way: fma(i0, h, a) once per run, then fma(j, h, .). */
-
-/* CPU backend: the whole sum, in the plan's order; *result = h * (S + (f(a)+f(b))/2). */
-gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan *p,
-                           double *result);
 
 /* For tests (CI has no GPU): generates the kernel source for expr and compiles it with
  * NVRTC for `arch` ("compute_90": PTX, "sm_90": CUBIN). Returns 0 with a malloc'd image

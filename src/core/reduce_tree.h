@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/key_codec.h"
+
 #ifdef __CUDACC__
 #define GP_RT_FN static inline __host__ __device__
 #else
@@ -114,11 +116,6 @@ GP_RT_FN double gp_rt_f64_from(uint64_t u) {
 }
 GP_RT_FN int gp_rt_f32_isnan(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
 GP_RT_FN int gp_rt_f64_isnan(uint64_t u) { return (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
-/* Maps non-NaN floats to unsigned keys in total order (-inf < ... < -0 < +0 < ... < +inf). */
-GP_RT_FN uint32_t gp_rt_f32_key(uint32_t u) { return u ^ ((u >> 31) ? 0xffffffffu : 0x80000000u); }
-GP_RT_FN uint64_t gp_rt_f64_key(uint64_t u) {
-  return u ^ ((u >> 63) ? 0xffffffffffffffffull : 0x8000000000000000ull);
-}
 
 /* MIN/MAX of floats: any NaN gives the canonical quiet NaN; otherwise the total order
  * above, so min(-0, +0) = -0 and max(-0, +0) = +0 whatever the argument order.
@@ -126,25 +123,25 @@ GP_RT_FN uint64_t gp_rt_f64_key(uint64_t u) {
 GP_RT_FN float gp_rt_min_f32(float a, float b) {
   uint32_t ua = gp_rt_f32_bits(a), ub = gp_rt_f32_bits(b);
   if (gp_rt_f32_isnan(ua) || gp_rt_f32_isnan(ub)) return gp_rt_f32_from(GP_RT_F32_QNAN);
-  return gp_rt_f32_key(ua) <= gp_rt_f32_key(ub) ? a : b;
+  return gp_key_f32(ua) <= gp_key_f32(ub) ? a : b;
 }
 GP_RT_FN float gp_rt_max_f32(float a, float b) {
   uint32_t ua = gp_rt_f32_bits(a), ub = gp_rt_f32_bits(b);
   if (gp_rt_f32_isnan(ua) || gp_rt_f32_isnan(ub)) return gp_rt_f32_from(GP_RT_F32_QNAN);
-  return gp_rt_f32_key(ua) >= gp_rt_f32_key(ub) ? a : b;
+  return gp_key_f32(ua) >= gp_key_f32(ub) ? a : b;
 }
 GP_RT_FN double gp_rt_min_f64(double a, double b) {
   uint64_t ua = gp_rt_f64_bits(a), ub = gp_rt_f64_bits(b);
   if (gp_rt_f64_isnan(ua) || gp_rt_f64_isnan(ub)) return gp_rt_f64_from(GP_RT_F64_QNAN);
-  return gp_rt_f64_key(ua) <= gp_rt_f64_key(ub) ? a : b;
+  return gp_key_f64(ua) <= gp_key_f64(ub) ? a : b;
 }
 GP_RT_FN double gp_rt_max_f64(double a, double b) {
   uint64_t ua = gp_rt_f64_bits(a), ub = gp_rt_f64_bits(b);
   if (gp_rt_f64_isnan(ua) || gp_rt_f64_isnan(ub)) return gp_rt_f64_from(GP_RT_F64_QNAN);
-  return gp_rt_f64_key(ua) >= gp_rt_f64_key(ub) ? a : b;
+  return gp_key_f64(ua) >= gp_key_f64(ub) ? a : b;
 }
 /* MIN/MAX keys, for the GPU's hot loops: float bits -> unsigned integers whose plain
- * unsigned min (max) is exactly the MIN (MAX) above, NaN included. gp_rt_*_key puts
+ * unsigned min (max) is exactly the MIN (MAX) above, NaN included. gp_key_f32/f64 (core/key_codec.h) puts
  * the non-NaN floats in order between key(-inf) and key(+inf) and the NaNs at both
  * ends; adding (MIN) or subtracting (MAX) OFF rotates the range (mod 2^bits) so that
  * every NaN lands below key(-inf) (MIN) or above key(+inf) (MAX) while the non-NaN
@@ -154,37 +151,27 @@ GP_RT_FN double gp_rt_max_f64(double a, double b) {
  * result is a canonical NaN iff any element was a NaN. */
 #define GP_RT_F32_KEY_OFF 0x007fffffu
 #define GP_RT_F64_KEY_OFF 0x000fffffffffffffull
-/* branch-free gp_rt_*_key (same values): u ^ (sign ? all ones : top bit) */
-GP_RT_FN uint32_t gp_rt_f32_key_bf(uint32_t u) { return u ^ ((0u - (u >> 31)) | 0x80000000u); }
-GP_RT_FN uint64_t gp_rt_f64_key_bf(uint64_t u) {
-  return u ^ ((0ull - (u >> 63)) | 0x8000000000000000ull);
-}
-/* inverse of gp_rt_*_key for non-NaN keys */
-GP_RT_FN uint32_t gp_rt_f32_unkey(uint32_t k) { return (k >> 31) ? k ^ 0x80000000u : ~k; }
-GP_RT_FN uint64_t gp_rt_f64_unkey(uint64_t k) {
-  return (k >> 63) ? k ^ 0x8000000000000000ull : ~k;
-}
-GP_RT_FN uint32_t gp_rt_f32_minkey(uint32_t u) { return gp_rt_f32_key_bf(u) + GP_RT_F32_KEY_OFF; }
-GP_RT_FN uint32_t gp_rt_f32_maxkey(uint32_t u) { return gp_rt_f32_key_bf(u) - GP_RT_F32_KEY_OFF; }
-GP_RT_FN uint64_t gp_rt_f64_minkey(uint64_t u) { return gp_rt_f64_key_bf(u) + GP_RT_F64_KEY_OFF; }
-GP_RT_FN uint64_t gp_rt_f64_maxkey(uint64_t u) { return gp_rt_f64_key_bf(u) - GP_RT_F64_KEY_OFF; }
+GP_RT_FN uint32_t gp_rt_f32_minkey(uint32_t u) { return gp_key_f32(u) + GP_RT_F32_KEY_OFF; }
+GP_RT_FN uint32_t gp_rt_f32_maxkey(uint32_t u) { return gp_key_f32(u) - GP_RT_F32_KEY_OFF; }
+GP_RT_FN uint64_t gp_rt_f64_minkey(uint64_t u) { return gp_key_f64(u) + GP_RT_F64_KEY_OFF; }
+GP_RT_FN uint64_t gp_rt_f64_maxkey(uint64_t u) { return gp_key_f64(u) - GP_RT_F64_KEY_OFF; }
 GP_RT_FN float gp_rt_f32_from_minkey(uint32_t k) {
   return k < gp_rt_f32_minkey(0xff800000u) ? gp_rt_f32_from(GP_RT_F32_QNAN)
-                                           : gp_rt_f32_from(gp_rt_f32_unkey(k - GP_RT_F32_KEY_OFF));
+                                           : gp_rt_f32_from(gp_unkey_f32(k - GP_RT_F32_KEY_OFF));
 }
 GP_RT_FN float gp_rt_f32_from_maxkey(uint32_t k) {
   return k > gp_rt_f32_maxkey(0x7f800000u) ? gp_rt_f32_from(GP_RT_F32_QNAN)
-                                           : gp_rt_f32_from(gp_rt_f32_unkey(k + GP_RT_F32_KEY_OFF));
+                                           : gp_rt_f32_from(gp_unkey_f32(k + GP_RT_F32_KEY_OFF));
 }
 GP_RT_FN double gp_rt_f64_from_minkey(uint64_t k) {
   return k < gp_rt_f64_minkey(0xfff0000000000000ull)
              ? gp_rt_f64_from(GP_RT_F64_QNAN)
-             : gp_rt_f64_from(gp_rt_f64_unkey(k - GP_RT_F64_KEY_OFF));
+             : gp_rt_f64_from(gp_unkey_f64(k - GP_RT_F64_KEY_OFF));
 }
 GP_RT_FN double gp_rt_f64_from_maxkey(uint64_t k) {
   return k > gp_rt_f64_maxkey(0x7ff0000000000000ull)
              ? gp_rt_f64_from(GP_RT_F64_QNAN)
-             : gp_rt_f64_from(gp_rt_f64_unkey(k + GP_RT_F64_KEY_OFF));
+             : gp_rt_f64_from(gp_unkey_f64(k + GP_RT_F64_KEY_OFF));
 }
 
 /* A float result leaves the library with NaN canonical (the GPU and the CPU produce

@@ -1,7 +1,7 @@
 /* CPU backend of gp_reduce: one instance of src/cpu/reduce_kind.h per (input type,
  * accumulator, operator), and the dispatch from (op, dtype, algo) to it. OpenMP runs
  * independent blocks in parallel; results never depend on the thread count. */
-#include "cpu/cpu_reduce.h"
+#include "cpu/reduce_cpu.h"
 #include "core/reduce_tree.h"
 
 #include <stddef.h>

@@ -19,9 +19,9 @@
     uint64_t *v64 = (uint64_t *)vals;                                                 \
     for (size_t bf_sz = 2; bf_sz <= n; bf_sz *= 2) {                                  \
       for (size_t stage = bf_sz / 2; stage > 0; stage /= 2) {                         \
-        unsigned which_bit = gp_bitonic_which_bit(stage);                             \
+        unsigned which_bit = gp_which_bit(stage);                             \
         for (size_t th = 0; th < n / 2; th++) {                                       \
-          size_t my_elt1 = gp_bitonic_insert_zero(th, which_bit);                     \
+          size_t my_elt1 = gp_insert_zero(th, which_bit);                     \
           size_t my_elt2 = my_elt1 ^ stage;                                           \
           int dec = (my_elt1 & bf_sz) != 0;                                           \
           KT a = list[my_elt1], b = list[my_elt2];                                    \
@@ -112,21 +112,23 @@ static void sort_one(int kb, int vb, void *k, void *v, void *tk, void *tv, size_
 }
 
 static void encode(gp_dtype t, int desc, void *keys, size_t n) {
+  const gp_key_class c = gp_key_class_of(t);
   if (gp_dtype_size(t) == 4) {
     uint32_t *k = (uint32_t *)keys;
-    for (size_t i = 0; i < n; i++) k[i] = gp_key32_enc(k[i], t, desc);
+    for (size_t i = 0; i < n; i++) k[i] = gp_key32_enc(k[i], c, desc);
   } else {
     uint64_t *k = (uint64_t *)keys;
-    for (size_t i = 0; i < n; i++) k[i] = gp_key64_enc(k[i], t, desc);
+    for (size_t i = 0; i < n; i++) k[i] = gp_key64_enc(k[i], c, desc);
   }
 }
 static void decode(gp_dtype t, int desc, void *keys, size_t n) {
+  const gp_key_class c = gp_key_class_of(t);
   if (gp_dtype_size(t) == 4) {
     uint32_t *k = (uint32_t *)keys;
-    for (size_t i = 0; i < n; i++) k[i] = gp_key32_dec(k[i], t, desc);
+    for (size_t i = 0; i < n; i++) k[i] = gp_key32_dec(k[i], c, desc);
   } else {
     uint64_t *k = (uint64_t *)keys;
-    for (size_t i = 0; i < n; i++) k[i] = gp_key64_dec(k[i], t, desc);
+    for (size_t i = 0; i < n; i++) k[i] = gp_key64_dec(k[i], c, desc);
   }
 }
 

@@ -7,7 +7,7 @@
  * MIN/MAX, whose bits do not depend on the order at all, run on integer keys instead
  * of the exact NaN / -0 operator (gp_auto_f32min etc. below). */
 #include "cuda/common/reduce_ops.cuh"
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 
 #include <stdint.h>
 

@@ -3,7 +3,7 @@
  * (the last launch, a single block, writes the result). Both kernels are the
  * chapter's, generalized to every dtype/op; the CPU backend replays them exactly. */
 #include "cuda/common/reduce_ops.cuh"
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 
 /* reduce0 of the ladder (4.1, interleaved addressing): at step s the threads with
  * tid % (2*s) == 0 add sdata[tid + s].

@@ -4,7 +4,7 @@
  * however many partials there are (the fix for the chapter's self-check question 6,
  * where more than 256 partials were silently dropped), then the same tree. */
 #include "cuda/common/reduce_ops.cuh"
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 
 /* reduce2 of the ladder (phase 1): each thread first folds n / (blocks*256)
  * elements into a register, so the shared-memory tree runs once per block rather

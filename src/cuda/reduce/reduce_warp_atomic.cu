@@ -4,7 +4,7 @@
  * Float SUM bits depend on the order the blocks' atomics land in (varies per run);
  * integer SUM and all MIN/MAX are exact. */
 #include "cuda/common/reduce_ops.cuh"
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 
 template <typename A, typename Op>
 __global__ void gp_reduce_warp_atomic_init_kernel(A *acc) { *acc = gp_rident<Op, A>::v(); }

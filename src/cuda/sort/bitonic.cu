@@ -30,36 +30,13 @@
  * distributed shared memory.
  * Float total order, determinism: keys are compared as unsigned integers. */
 #include "cuda/sort/sort_cuda.h"
+#include "core/key_codec.h"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 typedef unsigned long long u64;
 
-/* ---- key transform (same formulas as src/cpu/sort_cpu.h) ----------------------------
- * kind: 0 unsigned, 1 signed, 2 float. */
-__device__ __forceinline__ uint32_t bs_enc(uint32_t u, int kind, int desc) {
-  if (kind == 2) u ^= (u >> 31) ? 0xFFFFFFFFu : 0x80000000u;
-  else if (kind == 1) u ^= 0x80000000u;
-  return desc ? ~u : u;
-}
-__device__ __forceinline__ uint32_t bs_dec(uint32_t u, int kind, int desc) {
-  if (desc) u = ~u;
-  if (kind == 2) u ^= (u >> 31) ? 0x80000000u : 0xFFFFFFFFu;
-  else if (kind == 1) u ^= 0x80000000u;
-  return u;
-}
-__device__ __forceinline__ u64 bs_enc(u64 u, int kind, int desc) {
-  if (kind == 2) u ^= (u >> 63) ? ~0ull : (1ull << 63);
-  else if (kind == 1) u ^= 1ull << 63;
-  return desc ? ~u : u;
-}
-__device__ __forceinline__ u64 bs_dec(u64 u, int kind, int desc) {
-  if (desc) u = ~u;
-  if (kind == 2) u ^= (u >> 63) ? (1ull << 63) : ~0ull;
-  else if (kind == 1) u ^= 1ull << 63;
-  return u;
-}
 
 /* ---- compare-exchange: the smaller key to a ---------------------------------------- */
 template <typename K, typename V, bool PV>
@@ -217,7 +194,8 @@ struct bs_args {
   u64 S;          /* segment size */
   u64 nseg;
   unsigned logP;  /* P = 2^logP >= S */
-  int kind, desc;
+  gp_key_class kind;
+  int desc;
 };
 
 /* Maps tile position q of block blk to a global index; false where it is padding. */
@@ -255,7 +233,7 @@ bs_block_sort(K *keys, V *vals, bs_args a) {
     u64 g;
     bool ok = bs_tile_index<LOGF>(a, blk, q, &g);
     unsigned s = bs_slot<LOGI>(q);
-    sk[s] = ok ? bs_enc(keys[g], a.kind, a.desc) : bs_maxkey<K>();
+    sk[s] = ok ? gp_key_enc(keys[g], a.kind, a.desc) : bs_maxkey<K>();
     if (PV) sv[s] = ok ? vals[g] : (V)0;
   }
   __syncthreads();
@@ -269,7 +247,7 @@ bs_block_sort(K *keys, V *vals, bs_args a) {
     if (!bs_tile_index<LOGF>(a, blk, q, &g)) continue;
     unsigned s = bs_slot<LOGI>(q);
     K x = sk[s];
-    keys[g] = last ? bs_dec(x, a.kind, a.desc) : x;
+    keys[g] = last ? gp_key_dec(x, a.kind, a.desc) : x;
     if (PV) vals[g] = sv[s];
   }
 }
@@ -317,7 +295,7 @@ bs_finish(K *keys, V *vals, bs_args a, unsigned L) {
     if (!bs_tile_index<LOGF>(a, blk, q, &g)) continue;
     unsigned s = bs_slot<LOGI>(q);
     K x = sk[s];
-    keys[g] = last ? bs_dec(x, a.kind, a.desc) : x;
+    keys[g] = last ? gp_key_dec(x, a.kind, a.desc) : x;
     if (PV) vals[g] = sv[s];
   }
 }
@@ -453,7 +431,7 @@ extern "C" gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype kt, void *ke
   a.nseg = nseg;
   a.logP = 0;
   while ((1ull << a.logP) < (u64)seg) a.logP++;
-  a.kind = (kt == GP_F32 || kt == GP_F64) ? 2 : (kt == GP_I32 || kt == GP_I64) ? 1 : 0;
+  a.kind = gp_key_class_of(kt);
   a.desc = desc;
   if (gp_dtype_size(kt) == 4) {
     uint32_t *k = (uint32_t *)keys;

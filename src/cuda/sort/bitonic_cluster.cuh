@@ -76,7 +76,7 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
     const u64 i = ((u64)rank << LOGF) | q;
     const bool ok = i < a.S;
     const unsigned s = bs_slot<LOGI>(q);
-    sk[s] = ok ? bs_enc(gk[i], a.kind, a.desc) : bs_maxkey<K>();
+    sk[s] = ok ? gp_key_enc(gk[i], a.kind, a.desc) : bs_maxkey<K>();
     if (PV) sv[s] = ok ? gv[i] : (V)0;
   }
   __syncthreads();
@@ -109,7 +109,7 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
     const u64 i = ((u64)rank << LOGF) | q;
     if (i >= a.S) continue;
     const unsigned s = bs_slot<LOGI>(q);
-    gk[i] = bs_dec(sk[s], a.kind, a.desc);
+    gk[i] = gp_key_dec(sk[s], a.kind, a.desc);
     if (PV) gv[i] = sv[s];
   }
 }

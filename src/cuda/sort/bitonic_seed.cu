@@ -8,6 +8,7 @@
  * scratch memory. Costs what the seed's design costs: one global read + write per
  * cross-block stage, which is what GP_SORT_BITONIC removes. */
 #include "cuda/sort/sort_cuda.h"
+#include "core/key_codec.h"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -15,35 +16,6 @@
 typedef unsigned long long u64;
 #define SEED_TH_PER_BLK 1024
 
-__device__ __forceinline__ uint32_t sd_enc(uint32_t u, int kind, int desc) {
-  if (kind == 2) u ^= (u >> 31) ? 0xFFFFFFFFu : 0x80000000u;
-  else if (kind == 1) u ^= 0x80000000u;
-  return desc ? ~u : u;
-}
-__device__ __forceinline__ uint32_t sd_dec(uint32_t u, int kind, int desc) {
-  if (desc) u = ~u;
-  if (kind == 2) u ^= (u >> 31) ? 0x80000000u : 0xFFFFFFFFu;
-  else if (kind == 1) u ^= 0x80000000u;
-  return u;
-}
-__device__ __forceinline__ u64 sd_enc(u64 u, int kind, int desc) {
-  if (kind == 2) u ^= (u >> 63) ? ~0ull : (1ull << 63);
-  else if (kind == 1) u ^= 1ull << 63;
-  return desc ? ~u : u;
-}
-__device__ __forceinline__ u64 sd_dec(u64 u, int kind, int desc) {
-  if (desc) u = ~u;
-  if (kind == 2) u ^= (u >> 63) ? (1ull << 63) : ~0ull;
-  else if (kind == 1) u ^= 1ull << 63;
-  return u;
-}
-
-/* Program 6.17's helpers. */
-__device__ __forceinline__ u64 Insert_zero(u64 th, unsigned which_bit) {
-  u64 low = th & ((1ull << which_bit) - 1);
-  return ((th >> which_bit) << (which_bit + 1)) | low;
-}
-__device__ __forceinline__ unsigned Which_bit(u64 stage) { return (unsigned)(63 - __clzll((long long)stage)); }
 
 /* Compare_swap(list, e1, e2, dec): strict compare, so equal keys never move. */
 template <typename K, typename V, bool PV>
@@ -56,7 +28,8 @@ __device__ __forceinline__ void Compare_swap(K *list, V *vals, u64 e1, u64 e2, b
   }
 }
 
-struct sd_args { u64 n_real; int kind, desc; };
+struct sd_args { u64 n_real; gp_key_class kind;
+  int desc; };
 
 /* Each block sorts its 2 * blockDim.x sublist in shared memory; directions follow the
  * global index (elt & bf_sz), so neighbouring sublists come out in opposite orders. */
@@ -70,14 +43,14 @@ Pbitonic_start(K *list, V *vals, sd_args a, int last) {
   for (unsigned i = threadIdx.x; i < 2 * th; i += th) {
     u64 g = base + i;
     K x = list[g];
-    sk[i] = g < a.n_real ? sd_enc(x, a.kind, a.desc) : x; /* padding is already max */
+    sk[i] = g < a.n_real ? gp_key_enc(x, a.kind, a.desc) : x; /* padding is already max */
     if (PV) sv[i] = vals[g];
   }
   __syncthreads();
   for (unsigned bf_sz = 2; bf_sz <= 2 * th; bf_sz *= 2) {
     for (unsigned stage = bf_sz / 2; stage > 0; stage /= 2) {
-      unsigned which_bit = Which_bit(stage);
-      u64 my_elt1 = Insert_zero(threadIdx.x, which_bit);
+      unsigned which_bit = gp_which_bit(stage);
+      u64 my_elt1 = gp_insert_zero(threadIdx.x, which_bit);
       u64 my_elt2 = my_elt1 ^ stage;
       Compare_swap<K, V, PV>(sk, sv, my_elt1, my_elt2, ((base + my_elt1) & bf_sz) != 0);
       __syncthreads();
@@ -85,7 +58,7 @@ Pbitonic_start(K *list, V *vals, sd_args a, int last) {
   }
   for (unsigned i = threadIdx.x; i < 2 * th; i += th) {
     u64 g = base + i;
-    list[g] = (last && g < a.n_real) ? sd_dec(sk[i], a.kind, a.desc) : sk[i];
+    list[g] = (last && g < a.n_real) ? gp_key_dec(sk[i], a.kind, a.desc) : sk[i];
     if (PV) vals[g] = sv[i];
   }
 }
@@ -96,7 +69,7 @@ template <typename K, typename V, bool PV>
 __global__ void __launch_bounds__(SEED_TH_PER_BLK)
 Pbutterfly_one_stage(K *list, V *vals, u64 bf_sz, u64 stage) {
   u64 th = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-  u64 my_elt1 = Insert_zero(th, Which_bit(stage));
+  u64 my_elt1 = gp_insert_zero(th, gp_which_bit(stage));
   u64 my_elt2 = my_elt1 ^ stage;
   Compare_swap<K, V, PV>(list, vals, my_elt1, my_elt2, (my_elt1 & bf_sz) != 0);
 }
@@ -115,14 +88,14 @@ Pbutterfly_finish(K *list, V *vals, u64 bf_sz, sd_args a, int last) {
   }
   __syncthreads();
   for (unsigned stage = th; stage > 0; stage /= 2) {
-    u64 my_elt1 = Insert_zero(threadIdx.x, Which_bit(stage));
+    u64 my_elt1 = gp_insert_zero(threadIdx.x, gp_which_bit(stage));
     u64 my_elt2 = my_elt1 ^ stage;
     Compare_swap<K, V, PV>(sk, sv, my_elt1, my_elt2, ((base + my_elt1) & bf_sz) != 0);
     __syncthreads();
   }
   for (unsigned i = threadIdx.x; i < 2 * th; i += th) {
     u64 g = base + i;
-    list[g] = (last && g < a.n_real) ? sd_dec(sk[i], a.kind, a.desc) : sk[i];
+    list[g] = (last && g < a.n_real) ? gp_key_dec(sk[i], a.kind, a.desc) : sk[i];
     if (PV) vals[g] = sv[i];
   }
 }
@@ -165,7 +138,7 @@ extern "C" gp_status gp_cuda_bitonic_seed_sort(gp_context *ctx, gp_dtype kt, voi
   if (n <= 1) return GP_OK;
   sd_args a;
   a.n_real = n;
-  a.kind = (kt == GP_F32 || kt == GP_F64) ? 2 : (kt == GP_I32 || kt == GP_I64) ? 1 : 0;
+  a.kind = gp_key_class_of(kt);
   a.desc = desc;
   size_t kb = gp_dtype_size(kt);
   u64 p = sd_pow2(n);

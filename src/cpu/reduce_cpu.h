@@ -1,8 +1,8 @@
 /* CPU backend of gp_reduce: every algorithm of gp_reduce_algo, each following its
  * GPU kernel's order of operations (src/core/reduce_tree.h) so results match the CUDA
  * backend bit for bit. Internal; called by src/core/reduce.c after validation. */
-#ifndef GP_CPU_REDUCE_H
-#define GP_CPU_REDUCE_H
+#ifndef GP_CPU_REDUCE_CPU_H
+#define GP_CPU_REDUCE_CPU_H
 
 #include "core/context.h"
 

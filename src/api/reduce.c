@@ -3,12 +3,12 @@
  * memory. The algorithms live in src/cpu/reduce*.c and src/cuda/reduce/. */
 #include "core/context.h"
 #include "core/reduce_tree.h"
-#include "cpu/cpu_reduce.h"
+#include "cpu/reduce_cpu.h"
 
 #include <string.h>
 #if GP_HAVE_CUDA
 #include <cuda_runtime_api.h>
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 #endif
 
 static gp_status check_args(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,

@@ -3,6 +3,7 @@
  * kernel; plus gp_trap_seed, the seed's three stages. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/integrate.h"
+#include "cpu/integrate_cpu.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Dispatch from gp_reduce_algo to the CUDA reduction files, and the scratch sizes
  * they need (all partial buffers use 8-byte slots, enough for every accumulator). */
-#include "cuda/reduce/cuda_reduce.h"
+#include "cuda/reduce/reduce_cuda.h"
 #include "core/reduce_tree.h"
 
 size_t gp_cuda_reduce_scratch_bytes(gp_reduce_algo algo, gp_dtype type, size_t n,

@@ -1,15 +1,11 @@
-/* gp_measure_bandwidth: the peak memory bandwidth benchmarks are judged against. CUDA:
- * src/cuda/common/bandwidth.cu (event-timed kernels). CPU: a host read loop and memcpy
- * timed with a monotonic wall clock, which is right there since CPU code is synchronous. */
+/* CPU backend of gp_measure_bandwidth: a host read loop and memcpy timed with a
+ * monotonic wall clock, which is right here since CPU code is synchronous. */
 #define _POSIX_C_SOURCE 200809L
-#include "core/context.h"
+#include "cpu/bandwidth_cpu.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if GP_HAVE_CUDA
-#include "cuda/common/bandwidth.h"
-#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -45,7 +41,7 @@ static void cpu_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
 #endif
 }
 
-static gp_status cpu_measure(gp_context *ctx, double *read_gbs, double *copy_gbs) {
+gp_status gp_cpu_measure_bandwidth(gp_context *ctx, double *read_gbs, double *copy_gbs) {
   size_t bytes = (size_t)256 << 20;
   if (ctx->info.global_mem_bytes && bytes > ctx->info.global_mem_bytes / 8)
     bytes = ctx->info.global_mem_bytes / 8;
@@ -82,18 +78,3 @@ static gp_status cpu_measure(gp_context *ctx, double *read_gbs, double *copy_gbs
   return GP_OK;
 }
 
-gp_status gp_measure_bandwidth(gp_context *ctx, double *read_gbs, double *copy_gbs) {
-  gp_status s = gp_check_ctx(ctx);
-  if (s) return s;
-  double r = 0, c = 0;
-#if GP_HAVE_CUDA
-  if (ctx->backend == GP_BACKEND_CUDA)
-    s = gp_cuda_measure_bandwidth(ctx, read_gbs ? &r : NULL, copy_gbs ? &c : NULL);
-  else
-#endif
-    s = cpu_measure(ctx, read_gbs ? &r : NULL, copy_gbs ? &c : NULL);
-  if (s) return s;
-  if (read_gbs) *read_gbs = r;
-  if (copy_gbs) *copy_gbs = c;
-  return GP_OK;
-}

@@ -1,7 +1,7 @@
 /* CPU backend of gp_integrate: the trapezoid sum in exactly the order the generated
  * CUDA kernel uses (tiles, per-thread runs, the shuffle-down block tree, the last
  * block's combine), so the bits depend on n alone, never on the OpenMP thread count. */
-#include "core/integrate.h"
+#include "cpu/integrate_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,20 +27,6 @@ static double block_tree(const double *acc /* GP_TRAP_THREADS */) {
   }
   for (int k = nwarps; k < 32; k++) sums[k] = 0.0;
   return warp_tree(sums);
-}
-
-void gp_trap_plan_make(gp_trap_plan *p, double a, double b, uint64_t n, gp_dtype precision) {
-  memset(p, 0, sizeof *p);
-  p->a = a;
-  p->b = b;
-  p->n = n;
-  p->h = (b - a) / (double)n;
-  p->m = n - 1;
-  p->tiles = (p->m + GP_TRAP_TILE - 1) / GP_TRAP_TILE;
-  p->grid = p->tiles < GP_TRAP_MAX_BLOCKS ? (unsigned)(p->tiles ? p->tiles : 1)
-                                          : GP_TRAP_MAX_BLOCKS;
-  p->precision = precision;
-  p->fold = gp_trap_fold(precision);
 }
 
 /* One block's sum: its tiles g, g + G, ... in order, each thread's run accumulated in
