@@ -401,11 +401,8 @@ gp_status gp_trap_seed(gp_context *ctx, int stage, float a, float b, uint64_t n,
     char *scr = (char *)c->scratch;
     double *out = kind == GP_MEM_HOST ? (double *)(scr + SCRATCH_RESULT) : result;
     const float h = (b - a) / (float)n;
-    int e = gp_cuda_trap_seed(stage, a, b, h, n, (float *)(scr + SCRATCH_SEED_ACC), out,
-                              ctx->stream);
-    s = gp_cuda_status(ctx, e, "trap seed kernels", __FILE__, __LINE__);
+    s = gp_cuda_trap_seed(ctx, stage, a, b, h, n, (float *)(scr + SCRATCH_SEED_ACC), out);
     if (s) return s;
-    GP_LAUNCH_CHECK(ctx, "trap_seed");
     if (kind != GP_MEM_HOST) return GP_OK;
     double *pin;
     s = gp_pinned(ctx, sizeof(double), (void **)&pin);

@@ -52,11 +52,15 @@ gp_status gp_cuda_status(gp_context *ctx, int cuda_err, const char *what,
     if (gp_s_ != GP_OK) return gp_s_;                                           \
   } while (0)
 /* After a kernel launch: cudaPeekAtLastError, and with GPUPRIMS_DEBUG_SYNC=1 also a
- * stream synchronize, so a faulting kernel is named. */
-gp_status gp_cuda_launched(gp_context *ctx, const char *kernel, const char *file, int line);
-#define GP_LAUNCH_CHECK(ctx, kernel)                                            \
+ * stream synchronize, so a faulting kernel is named. A failure records the launch as
+ * "kernel<<<grid, block, smem>>> failed: ..." (x dimensions; smem in bytes). */
+gp_status gp_cuda_launched(gp_context *ctx, const char *kernel, unsigned grid, unsigned block,
+                           size_t smem, const char *file, int line);
+#define GP_LAUNCH_CHECK(ctx, kernel, grid, block, smem)                         \
   do {                                                                          \
-    gp_status gp_s_ = gp_cuda_launched((ctx), (kernel), __FILE__, __LINE__);   \
+    gp_status gp_s_ = gp_cuda_launched((ctx), (kernel), (unsigned)(grid),       \
+                                       (unsigned)(block), (size_t)(smem),       \
+                                       __FILE__, __LINE__);                     \
     if (gp_s_ != GP_OK) return gp_s_;                                           \
   } while (0)
 

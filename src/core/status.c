@@ -63,14 +63,18 @@ gp_status gp_cuda_status(gp_context *ctx, int cuda_err, const char *what,
 #endif
 }
 
-gp_status gp_cuda_launched(gp_context *ctx, const char *kernel, const char *file, int line) {
+gp_status gp_cuda_launched(gp_context *ctx, const char *kernel, unsigned grid, unsigned block,
+                           size_t smem, const char *file, int line) {
 #if GP_HAVE_CUDA
-  gp_status s = gp_cuda_status(ctx, (int)cudaPeekAtLastError(), kernel, file, line);
-  if (s != GP_OK || !ctx->debug_sync) return s;
-  return gp_cuda_status(ctx, (int)cudaStreamSynchronize((cudaStream_t)ctx->stream),
-                        kernel, file, line);
+  int e = (int)cudaPeekAtLastError();
+  if (e == (int)cudaSuccess && ctx->debug_sync)
+    e = (int)cudaStreamSynchronize((cudaStream_t)ctx->stream);
+  if (e == (int)cudaSuccess) return GP_OK;
+  char what[160];
+  snprintf(what, sizeof what, "%s<<<%u, %u, %zu>>>", kernel, grid, block, smem);
+  return gp_cuda_status(ctx, e, what, file, line);
 #else
-  (void)kernel; (void)file; (void)line;
+  (void)kernel; (void)grid; (void)block; (void)smem; (void)file; (void)line;
   return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
 #endif
 }

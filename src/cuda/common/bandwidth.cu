@@ -58,7 +58,7 @@ static gp_status time_runs(gp_context *ctx, int copy, void *buf, size_t bytes, u
                          "cudaMemcpyAsync", __FILE__, __LINE__);
     } else {
       gp_bw_read_kernel<<<blocks, BW_THREADS, 0, st>>>((const uint4 *)buf, bytes / 16, sink);
-      s = gp_cuda_launched(ctx, "gp_bw_read_kernel", __FILE__, __LINE__);
+      s = gp_cuda_launched(ctx, "gp_bw_read_kernel", blocks, BW_THREADS, 0, __FILE__, __LINE__);
     }
     if (s) break;
     s = gp_cuda_status(ctx, (int)cudaEventRecord(e1, st), "cudaEventRecord", __FILE__, __LINE__);

@@ -100,6 +100,6 @@ gp_status gp_jit_launch(gp_context *ctx, void *kernel, unsigned grid, unsigned b
   /* a cudaKernel_t passes as the function pointer (CUDA 12+) */
   GP_CUDA_TRY(ctx, cudaLaunchKernel((const void *)kernel, g, b, args, 0,
                                     (cudaStream_t)ctx->stream));
-  GP_LAUNCH_CHECK(ctx, "gp_integrate_kernel (NVRTC)");
+  GP_LAUNCH_CHECK(ctx, "gp_integrate_kernel (NVRTC)", grid, block, 0);
   return GP_OK;
 }

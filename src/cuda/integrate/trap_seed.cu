@@ -103,21 +103,29 @@ __global__ void trap_finish(float a, float b, float h, float *trap_p, double *ou
   *trap_p = 0.0f;
 }
 
-extern "C" int gp_cuda_trap_seed(int stage, float a, float b, float h, uint64_t n,
-                                 float *acc, double *out, void *stream) {
-  cudaStream_t s = (cudaStream_t)stream;
+extern "C" gp_status gp_cuda_trap_seed(gp_context *ctx, int stage, float a, float b,
+                                       float h, uint64_t n, float *acc, double *out) {
+  cudaStream_t s = (cudaStream_t)ctx->stream;
   const unsigned block = stage == 1 ? 256u : stage == 2 ? (unsigned)WARPSZ : (unsigned)MAX_BLKSZ;
   unsigned long long blocks = (n + block - 1) / block;
   const unsigned long long max_blocks = 0x7fffffffull;
   if (blocks > max_blocks) blocks = max_blocks;
   if (blocks == 0) blocks = 1;
   switch (stage) {
-  case 1: trap_stage1<<<(unsigned)blocks, block, 0, s>>>(a, h, n, acc); break;
-  case 2: trap_stage2<<<(unsigned)blocks, block, 0, s>>>(a, h, n, acc); break;
-  default: trap_stage3<<<(unsigned)blocks, block, 0, s>>>(a, h, n, acc); break;
+  case 1:
+    trap_stage1<<<(unsigned)blocks, block, 0, s>>>(a, h, n, acc);
+    GP_LAUNCH_CHECK(ctx, "trap_stage1", blocks, block, 0);
+    break;
+  case 2:
+    trap_stage2<<<(unsigned)blocks, block, 0, s>>>(a, h, n, acc);
+    GP_LAUNCH_CHECK(ctx, "trap_stage2", blocks, block, 0);
+    break;
+  default:
+    trap_stage3<<<(unsigned)blocks, block, 0, s>>>(a, h, n, acc);
+    GP_LAUNCH_CHECK(ctx, "trap_stage3", blocks, block, 0);
+    break;
   }
-  cudaError_t e = cudaPeekAtLastError();
-  if (e != cudaSuccess) return (int)e;
   trap_finish<<<1, 1, 0, s>>>(a, b, h, acc, out);
-  return (int)cudaPeekAtLastError();
+  GP_LAUNCH_CHECK(ctx, "trap_finish", 1, 1, 0);
+  return GP_OK;
 }

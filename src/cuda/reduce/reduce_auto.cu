@@ -335,8 +335,8 @@ static unsigned grid_for(gp_context *ctx, size_t n) {
 
 template <typename T, typename A, typename Op>
 static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scratch, void *vout) {
-  (void)auto_dispatch<T, A, Op>(ctx, vin, n, scratch, vout, 1);
-  GP_LAUNCH_CHECK(ctx, "gp_reduce_auto_kernel");
+  const unsigned grid = auto_dispatch<T, A, Op>(ctx, vin, n, scratch, vout, 1);
+  GP_LAUNCH_CHECK(ctx, "gp_reduce_auto_kernel", grid, GP_AUTO_THREADS, 0);
   return GP_OK;
 }
 

@@ -68,11 +68,11 @@ static gp_status launch_tile(gp_context *ctx, int interleaved, const In *in, siz
   if (interleaved) {
     gp_reduce_interleaved_kernel<In, A, Op, Out>
         <<<(unsigned)blocks, GP_SEED_BLOCK, 0, st>>>(in, count, partials, final_out);
-    GP_LAUNCH_CHECK(ctx, "gp_reduce_interleaved_kernel");
+    GP_LAUNCH_CHECK(ctx, "gp_reduce_interleaved_kernel", blocks, GP_SEED_BLOCK, 0);
   } else {
     gp_reduce_sequential_kernel<In, A, Op, Out>
         <<<(unsigned)blocks, GP_SEED_BLOCK, 0, st>>>(in, count, partials, final_out);
-    GP_LAUNCH_CHECK(ctx, "gp_reduce_sequential_kernel");
+    GP_LAUNCH_CHECK(ctx, "gp_reduce_sequential_kernel", blocks, GP_SEED_BLOCK, 0);
   }
   return GP_OK;
 }

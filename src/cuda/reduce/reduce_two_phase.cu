@@ -59,10 +59,10 @@ static gp_status run_two_phase(gp_context *ctx, const void *vin, size_t n, void 
   A *partials = static_cast<A *>(scratch);
   gp_reduce_two_phase1_kernel<T, A, Op>
       <<<blocks, GP_SEED_BLOCK, 0, st>>>(static_cast<const T *>(vin), n, partials);
-  GP_LAUNCH_CHECK(ctx, "gp_reduce_two_phase1_kernel");
+  GP_LAUNCH_CHECK(ctx, "gp_reduce_two_phase1_kernel", blocks, GP_SEED_BLOCK, 0);
   gp_reduce_two_phase2_kernel<A, Op, Out>
       <<<1, GP_SEED_BLOCK, 0, st>>>(partials, blocks, static_cast<Out *>(vout));
-  GP_LAUNCH_CHECK(ctx, "gp_reduce_two_phase2_kernel");
+  GP_LAUNCH_CHECK(ctx, "gp_reduce_two_phase2_kernel", 1, GP_SEED_BLOCK, 0);
   return GP_OK;
 }
 

@@ -52,12 +52,12 @@ static gp_status run_warp_atomic(gp_context *ctx, const void *vin, size_t n, voi
   cudaStream_t st = (cudaStream_t)ctx->stream;
   A *acc = static_cast<A *>(scratch);
   gp_reduce_warp_atomic_init_kernel<A, Op><<<1, 1, 0, st>>>(acc);
-  GP_LAUNCH_CHECK(ctx, "gp_reduce_warp_atomic_init_kernel");
+  GP_LAUNCH_CHECK(ctx, "gp_reduce_warp_atomic_init_kernel", 1, 1, 0);
   gp_reduce_warp_atomic_kernel<T, A, Op>
       <<<gp_rt_wa_blocks(n), GP_WA_BLOCK, 0, st>>>(static_cast<const T *>(vin), n, acc);
-  GP_LAUNCH_CHECK(ctx, "gp_reduce_warp_atomic_kernel");
+  GP_LAUNCH_CHECK(ctx, "gp_reduce_warp_atomic_kernel", gp_rt_wa_blocks(n), GP_WA_BLOCK, 0);
   gp_reduce_warp_atomic_final_kernel<A, Out><<<1, 1, 0, st>>>(acc, static_cast<Out *>(vout));
-  GP_LAUNCH_CHECK(ctx, "gp_reduce_warp_atomic_final_kernel");
+  GP_LAUNCH_CHECK(ctx, "gp_reduce_warp_atomic_final_kernel", 1, 1, 0);
   return GP_OK;
 }
 

@@ -353,7 +353,7 @@ static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_arg
     attr_set = 1;
   }
   bs_block_sort<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(keys, vals, a);
-  GP_LAUNCH_CHECK(ctx, "bs_block_sort");
+  GP_LAUNCH_CHECK(ctx, "bs_block_sort", blocks, THREADS, smem);
   return GP_OK;
 }
 
@@ -413,11 +413,11 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
       int lo = wl > (int)LOGF ? wl : (int)LOGF;
       bs_global<LOGI, BS_THREADS, K, V, PV><<<(unsigned)gblocks, BS_THREADS, 0, st>>>(
           keys, vals, a, L, b, lo, (unsigned)wl);
-      GP_LAUNCH_CHECK(ctx, "bs_global");
+      GP_LAUNCH_CHECK(ctx, "bs_global", gblocks, BS_THREADS, 0);
       b = lo - 1;
     }
     bs_finish<LOGI, BS_THREADS, K, V, PV><<<(unsigned)blocks, BS_THREADS, smem, st>>>(keys, vals, a, L);
-    GP_LAUNCH_CHECK(ctx, "bs_finish");
+    GP_LAUNCH_CHECK(ctx, "bs_finish", blocks, BS_THREADS, smem);
   }
   return GP_OK;
 }

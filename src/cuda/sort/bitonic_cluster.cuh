@@ -152,7 +152,7 @@ static gp_status bs_launch_cluster(gp_context *ctx, K *keys, V *vals, const bs_a
     if (!big_ok) return GP_OK;
   }
   GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, bs_cluster_sort<LOGI, THREADS, K, V, PV>, keys, vals, a));
-  GP_LAUNCH_CHECK(ctx, "bs_cluster_sort");
+  GP_LAUNCH_CHECK(ctx, "bs_cluster_sort", cfg.gridDim.x, cfg.blockDim.x, cfg.dynamicSmemBytes);
   *done = 1;
   return GP_OK;
 }

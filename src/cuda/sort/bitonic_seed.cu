@@ -115,14 +115,14 @@ static gp_status Parallel_bitonic_sort(gp_context *ctx, K *list, V *vals, u64 n,
   if (blk_ct > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "n = %llu is too large for the seed's grid", n);
   Pbitonic_start<K, V, PV><<<(unsigned)blk_ct, (unsigned)th_per_blk, 0, st>>>(list, vals, a, n == 2 * th_per_blk);
-  GP_LAUNCH_CHECK(ctx, "Pbitonic_start");
+  GP_LAUNCH_CHECK(ctx, "Pbitonic_start", blk_ct, th_per_blk, 0);
   for (u64 bf_sz = 4 * th_per_blk; bf_sz <= n; bf_sz *= 2) {
     for (u64 stage = bf_sz / 2; stage >= 2 * th_per_blk; stage /= 2) {
       Pbutterfly_one_stage<K, V, PV><<<(unsigned)blk_ct, (unsigned)th_per_blk, 0, st>>>(list, vals, bf_sz, stage);
-      GP_LAUNCH_CHECK(ctx, "Pbutterfly_one_stage");
+      GP_LAUNCH_CHECK(ctx, "Pbutterfly_one_stage", blk_ct, th_per_blk, 0);
     }
     Pbutterfly_finish<K, V, PV><<<(unsigned)blk_ct, (unsigned)th_per_blk, 0, st>>>(list, vals, bf_sz, a, bf_sz == n);
-    GP_LAUNCH_CHECK(ctx, "Pbutterfly_finish");
+    GP_LAUNCH_CHECK(ctx, "Pbutterfly_finish", blk_ct, th_per_blk, 0);
   }
   return GP_OK;
 }
