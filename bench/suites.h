@@ -7,5 +7,6 @@
 int gp_bench_reduce(int argc, char **argv);
 int gp_bench_sort(int argc, char **argv);
 int gp_bench_trap(int argc, char **argv);
+int gp_bench_host(int argc, char **argv);
 
 #endif

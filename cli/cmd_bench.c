@@ -16,7 +16,8 @@ static void usage(FILE *f) {
           "  reduce  gp_reduce vs cub::DeviceReduce and thrust::reduce; --ladder: the seed's\n"
           "          kernel ladder with the cost each step removes\n"
           "  sort    gp_sort vs the peers\n"
-          "  trap    gp_integrate (trapezoidal rule)\n\n"
+          "  trap    gp_integrate (trapezoidal rule)\n"
+          "  host    results to host memory and arrays from host memory (wall clock)\n\n"
           "Each sample starts with a flushed L2, is timed with CUDA events on one stream, and\n"
           "sampling stops at 0.5%% noise or --max-time; --json FILE writes the rows.\n");
 }
@@ -31,13 +32,15 @@ int cmd_bench(int argc, char **argv) {
     return 0;
   }
   const char *suite = argv[1];
-  if (strcmp(suite, "reduce") != 0 && strcmp(suite, "sort") != 0 && strcmp(suite, "trap") != 0) {
-    cli_error("bench", "unknown suite '%s': use reduce, sort or trap", suite);
+  if (strcmp(suite, "reduce") != 0 && strcmp(suite, "sort") != 0 && strcmp(suite, "trap") != 0 &&
+      strcmp(suite, "host") != 0) {
+    cli_error("bench", "unknown suite '%s': use reduce, sort, trap or host", suite);
     return EXIT_USAGE;
   }
 #if GP_HAVE_BENCH
   if (strcmp(suite, "reduce") == 0) return gp_bench_reduce(argc - 1, argv + 1);
   if (strcmp(suite, "sort") == 0) return gp_bench_sort(argc - 1, argv + 1);
+  if (strcmp(suite, "host") == 0) return gp_bench_host(argc - 1, argv + 1);
   return gp_bench_trap(argc - 1, argv + 1);
 #else
   cli_error("bench", "the benchmark suites were not built (configure with -DGP_BUILD_BENCH=ON)");

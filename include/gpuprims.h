@@ -66,6 +66,15 @@ gp_status gp_set_stream(gp_context *ctx, void *cuda_stream);
 /* Waits for everything the context has launched. A no-op on the CPU backend. */
 gp_status gp_synchronize(gp_context *ctx);
 
+/* Page-locked ("pinned") host memory of at least `bytes`, which the GPU reads and
+ * writes at the link's full speed: arrays passed from it skip the library's staging
+ * copy. Memory from cudaMallocHost or cudaHostRegister is recognized the same way.
+ * On the CPU backend this is ordinary aligned memory. *p is NULL on failure. Pinned
+ * memory is a scarce system resource: allocate once, reuse, free with gp_host_free. */
+gp_status gp_host_alloc(gp_context *ctx, void **p, size_t bytes);
+/* Frees memory from gp_host_alloc of the same context's backend; NULL is a no-op. */
+gp_status gp_host_free(gp_context *ctx, void *p);
+
 /* What the context runs on. For the CPU backend name is the processor model (or
  * "CPU"), sm_count is 0 and threads is the OpenMP thread count. */
 typedef struct gp_device_info {

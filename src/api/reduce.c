@@ -3,6 +3,8 @@
  * memory. The algorithms live in src/cpu/reduce*.c and src/cuda/reduce/. */
 #include "core/context.h"
 #include "core/reduce_tree.h"
+#include "core/host_io.h"
+#include "api/deliver.h"
 #include "cpu/reduce_cpu.h"
 
 #include <string.h>
@@ -60,13 +62,13 @@ static gp_status reduce_cuda(gp_context *ctx, gp_op op, gp_dtype type, const voi
     return GP_OK;
   }
 
-  /* plan all device scratch once: staged input, the algorithm's partials, the result */
+  /* plan all device scratch once: staged input and the algorithm's partials; a host
+   * result goes straight into the context's mapped result slot */
   gp_ws_layout layout = {0};
-  size_t off_stage = 0, off_result = 0;
+  size_t off_stage = 0;
   if (!in_dev) off_stage = gp_ws_add(&layout, n * esize);
   size_t off_scratch = gp_ws_add(&layout, gp_cuda_reduce_scratch_bytes(algo, type, n,
                                                                        two_phase_blocks));
-  if (!out_dev) off_result = gp_ws_add(&layout, 16);
   void *base = NULL;
   gp_status s = gp_ws_reserve(ctx, &layout, &base);
   if (s != GP_OK) return s;
@@ -74,22 +76,16 @@ static gp_status reduce_cuda(gp_context *ctx, gp_op op, gp_dtype type, const voi
 
   const void *d_in = in;
   if (!in_dev) {
-    s = gp_copy(ctx, ws + off_stage, in, n * esize);
+    s = gp_stage_in(ctx, ws + off_stage, in, n * esize);
     if (s != GP_OK) return s;
     d_in = ws + off_stage;
   }
-  void *d_out = out_dev ? out : (void *)(ws + off_result);
+  void *d_out = out, *slot_host = NULL;
+  if (!out_dev && (s = gp_result_slot(ctx, &slot_host, &d_out))) return s;
   s = gp_cuda_reduce(ctx, algo, op, type, d_in, n, ws + off_scratch, d_out, two_phase_blocks);
   if (s != GP_OK) return s;
   if (out_dev) return async ? GP_OK : gp_sync_stream(ctx);
-
-  void *pinned = NULL;
-  s = gp_pinned(ctx, 16, &pinned);
-  if (s != GP_OK) return s;
-  s = gp_copy_sync(ctx, pinned, d_out, osize);
-  if (s != GP_OK) return s;
-  memcpy(out, pinned, osize);
-  return GP_OK;
+  return gp_deliver_scalar(ctx, out, osize);
 }
 #endif
 

@@ -3,6 +3,7 @@
  * or the CUDA backend sorts device data in place (async) or stages host data through
  * the context workspace (synchronous). */
 #include "core/context.h"
+#include "core/host_io.h"
 #include "cpu/sort_cpu.h"
 #if GP_HAVE_CUDA
 #include "cuda/sort/sort_cuda.h"
@@ -79,8 +80,8 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   void *dk = stage_k ? (char *)ws + ok_ : keys;
   void *dv = stage_v ? (char *)ws + ov_ : values;
   gp_status s;
-  if (stage_k && (s = gp_copy(ctx, dk, keys, n * kb))) return s;
-  if (stage_v && (s = gp_copy(ctx, dv, values, n * (size_t)vb))) return s;
+  if (stage_k && (s = gp_stage_in(ctx, dk, keys, n * kb))) return s;
+  if (stage_v && (s = gp_stage_in(ctx, dv, values, n * (size_t)vb))) return s;
   if (seed)
     s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, scratch ? (char *)ws + os_ : NULL);
   else
@@ -89,9 +90,8 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
     (void)gp_sync_stream(ctx); /* leave nothing in flight that writes host memory */
     return s;
   }
-  if (stage_k && (s = gp_copy(ctx, keys, dk, n * kb))) return s;
-  if (stage_v && (s = gp_copy(ctx, values, dv, n * (size_t)vb))) return s;
-  if (stage_k || stage_v) return gp_sync_stream(ctx);
+  if (stage_k && (s = gp_stage_out(ctx, keys, dk, n * kb))) return s;
+  if (stage_v && (s = gp_stage_out(ctx, values, dv, n * (size_t)vb))) return s;
   return GP_OK;
 }
 #endif

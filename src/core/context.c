@@ -2,6 +2,7 @@
  * description, stream, synchronization. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/context.h"
+#include "core/host_io.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,7 @@ void gp_destroy(gp_context *ctx) {
     (void)cudaStreamSynchronize((cudaStream_t)ctx->stream);
     if (ctx->ws) (void)cudaFree(ctx->ws);
     if (ctx->pinned) (void)cudaFreeHost(ctx->pinned);
+    gp_host_io_free(ctx);
     (void)cudaGetLastError();
   }
 #endif

@@ -13,7 +13,8 @@ extern "C" {
 
 #define GP_ERROR_LEN 1024
 
-struct gp_jit_cache; /* integrate: compiled expressions, owned by src/core/integrate */
+struct gp_jit_cache; /* integrate: compiled expressions, owned by the integrate code */
+struct gp_host_io;   /* result slot and staging ring: core/host_io.h */
 
 struct gp_context {
   gp_backend backend;           /* CUDA or CPU, never AUTO once created */
@@ -25,6 +26,7 @@ struct gp_context {
   /* device workspace: grown when a call needs more, reused across calls */
   void *ws;
   size_t ws_bytes;
+  struct gp_host_io *host_io;   /* created on first use */
   /* small pinned host buffer for results copied back to host memory */
   void *pinned;
   size_t pinned_bytes;
