@@ -64,8 +64,11 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
                            size_t n, size_t seg, gp_order order, gp_sort_algo algo) {
   size_t kb = gp_dtype_size(kt);
   int desc = order == GP_DESCENDING;
-  int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
-  int stage_v = vb && gp_mem_kind_of(ctx, values) == GP_MEM_HOST;
+  const gp_mem_kind kk = gp_mem_kind_of(ctx, keys);
+  const gp_mem_kind kv = vb ? gp_mem_kind_of(ctx, values) : GP_MEM_DEVICE;
+  const int stage_k = kk == GP_MEM_HOST, stage_v = kv == GP_MEM_HOST;
+  /* managed memory is sorted where it is, but the host may read it on return */
+  const int wait = kk == GP_MEM_MANAGED || kv == GP_MEM_MANAGED;
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
@@ -92,7 +95,7 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   }
   if (stage_k && (s = gp_stage_out(ctx, keys, dk, n * kb))) return s;
   if (stage_v && (s = gp_stage_out(ctx, values, dv, n * (size_t)vb))) return s;
-  return GP_OK;
+  return wait ? gp_sync_stream(ctx) : GP_OK;
 }
 #endif
 

@@ -17,6 +17,8 @@ struct gp_host_io {
   char *slot_dev;
   unsigned seq;             /* last sequence number handed out */
   gp_host_wait wait;
+  size_t chunk;             /* GP_STAGE_CHUNK unless overridden */
+  int threads;              /* GP_STAGE_MAX_THREADS unless overridden */
   void *ring[GP_STAGE_SLOTS]; /* pinned, GP_STAGE_CHUNK each */
   void *ready[GP_STAGE_SLOTS]; /* cudaEvent_t: the copy that last used the buffer */
 };
@@ -29,6 +31,9 @@ static gp_status get_io(gp_context *ctx, struct gp_host_io **out) {
     if (!io) return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory (%zu bytes)", sizeof *io);
     const char *w = getenv("GPUPRIMS_HOST_WAIT");
     io->wait = (w && strcmp(w, "spin") == 0) ? GP_WAIT_SPIN : GP_WAIT_SYNC;
+    const char *c = getenv("GPUPRIMS_STAGE_CHUNK_MB"), *t = getenv("GPUPRIMS_STAGE_THREADS");
+    io->chunk = c && atoi(c) > 0 ? (size_t)atoi(c) << 20 : GP_STAGE_CHUNK;
+    io->threads = t && atoi(t) > 0 ? atoi(t) : GP_STAGE_MAX_THREADS;
     ctx->host_io = io;
   }
   *out = ctx->host_io;
@@ -86,11 +91,11 @@ gp_status gp_result_flag(gp_context *ctx, volatile unsigned **host, unsigned **d
 
 /* ---- the staging ring ------------------------------------------------------------ */
 
-/* memcpy of one chunk by up to GP_STAGE_MAX_THREADS threads (page-sized pieces). */
-static void par_copy(void *dst, const void *src, size_t bytes) {
+/* memcpy of one chunk by up to `threads` threads (at least 1 MiB each). */
+static void par_copy(void *dst, const void *src, size_t bytes, int threads) {
 #ifdef _OPENMP
   int parts = (int)(bytes / ((size_t)1 << 20));
-  if (parts > GP_STAGE_MAX_THREADS) parts = GP_STAGE_MAX_THREADS;
+  if (parts > threads) parts = threads;
   if (parts > omp_get_max_threads()) parts = omp_get_max_threads();
   if (parts > 1) {
 #pragma omp parallel for num_threads(parts) schedule(static)
@@ -100,6 +105,8 @@ static void par_copy(void *dst, const void *src, size_t bytes) {
     }
     return;
   }
+#else
+  (void)threads;
 #endif
   memcpy(dst, src, bytes);
 }
@@ -108,7 +115,7 @@ static void par_copy(void *dst, const void *src, size_t bytes) {
 static gp_status ensure_ring(gp_context *ctx, struct gp_host_io *io) {
   for (int i = 0; i < GP_STAGE_SLOTS; i++) {
     if (io->ring[i]) continue;
-    GP_CUDA_TRY(ctx, cudaMallocHost(&io->ring[i], GP_STAGE_CHUNK));
+    GP_CUDA_TRY(ctx, cudaMallocHost(&io->ring[i], io->chunk));
     cudaEvent_t ev;
     GP_CUDA_TRY(ctx, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
     io->ready[i] = ev;
@@ -137,12 +144,13 @@ gp_status gp_stage_in(gp_context *ctx, void *dev, const void *host, size_t bytes
   gp_status s = get_io(ctx, &io);
   if (s == GP_OK) s = ensure_ring(ctx, io);
   if (s) return s;
-  for (size_t off = 0, k = 0; off < bytes; off += GP_STAGE_CHUNK, k++) {
+  const size_t chunk = io->chunk;
+  for (size_t off = 0, k = 0; off < bytes; off += chunk, k++) {
     const int slot = (int)(k % GP_STAGE_SLOTS);
-    const size_t len = bytes - off < GP_STAGE_CHUNK ? bytes - off : GP_STAGE_CHUNK;
+    const size_t len = bytes - off < chunk ? bytes - off : chunk;
     /* the buffer is free once the copy that last read it has finished */
     GP_CUDA_TRY(ctx, cudaEventSynchronize((cudaEvent_t)io->ready[slot]));
-    par_copy(io->ring[slot], (const char *)host + off, len);
+    par_copy(io->ring[slot], (const char *)host + off, len, io->threads);
     GP_CUDA_TRY(ctx, cudaMemcpyAsync((char *)dev + off, io->ring[slot], len,
                                      cudaMemcpyHostToDevice, st));
     GP_CUDA_TRY(ctx, cudaEventRecord((cudaEvent_t)io->ready[slot], st));
@@ -166,22 +174,22 @@ gp_status gp_stage_out(gp_context *ctx, void *host, const void *dev, size_t byte
   if (s == GP_OK) s = ensure_ring(ctx, io);
   if (s) return s;
   /* keep GP_STAGE_SLOTS - 1 chunks on the link while the host drains the oldest */
-  const size_t chunks = (bytes + GP_STAGE_CHUNK - 1) / GP_STAGE_CHUNK;
+  const size_t chunk = io->chunk, chunks = (bytes + chunk - 1) / chunk;
   size_t issued = 0;
   for (size_t k = 0; k < chunks; k++) {
     for (; issued < chunks && issued < k + GP_STAGE_SLOTS; issued++) {
       const int slot = (int)(issued % GP_STAGE_SLOTS);
-      const size_t off = issued * GP_STAGE_CHUNK;
-      const size_t len = bytes - off < GP_STAGE_CHUNK ? bytes - off : GP_STAGE_CHUNK;
+      const size_t off = issued * chunk;
+      const size_t len = bytes - off < chunk ? bytes - off : chunk;
       GP_CUDA_TRY(ctx, cudaMemcpyAsync(io->ring[slot], (const char *)dev + off, len,
                                        cudaMemcpyDeviceToHost, st));
       GP_CUDA_TRY(ctx, cudaEventRecord((cudaEvent_t)io->ready[slot], st));
     }
     const int slot = (int)(k % GP_STAGE_SLOTS);
-    const size_t off = k * GP_STAGE_CHUNK;
-    const size_t len = bytes - off < GP_STAGE_CHUNK ? bytes - off : GP_STAGE_CHUNK;
+    const size_t off = k * chunk;
+    const size_t len = bytes - off < chunk ? bytes - off : chunk;
     GP_CUDA_TRY(ctx, cudaEventSynchronize((cudaEvent_t)io->ready[slot]));
-    par_copy((char *)host + off, io->ring[slot], len);
+    par_copy((char *)host + off, io->ring[slot], len, io->threads);
   }
   return GP_OK;
 #else

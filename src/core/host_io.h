@@ -13,12 +13,14 @@ extern "C" {
 #endif
 
 /* Chunks of the pageable pipeline: GP_STAGE_SLOTS pinned buffers of GP_STAGE_CHUNK
- * bytes (32 MiB pinned per context that ever stages more than GP_STAGE_DIRECT_MAX).
- * Below GP_STAGE_DIRECT_MAX a plain cudaMemcpyAsync is cheaper than the pipeline. */
+ * bytes (pinned once per context that ever stages more than GP_STAGE_DIRECT_MAX).
+ * Below GP_STAGE_DIRECT_MAX a plain cudaMemcpyAsync is cheaper than the pipeline.
+ * GP_STAGE_MAX_THREADS host threads copy one chunk between pageable and pinned memory.
+ * For tuning runs only, GPUPRIMS_STAGE_CHUNK_MB and GPUPRIMS_STAGE_THREADS override
+ * the chunk size and thread count (read once per context). */
 #define GP_STAGE_CHUNK ((size_t)8 << 20)
 #define GP_STAGE_SLOTS 4
 #define GP_STAGE_DIRECT_MAX ((size_t)1 << 20)
-/* Host threads that copy one chunk between pageable and pinned memory. */
 #define GP_STAGE_MAX_THREADS 8
 
 /* How a host waits for a scalar result (GPUPRIMS_HOST_WAIT=sync|spin, read at first
