@@ -210,14 +210,8 @@ static void describe_device(gpb_bench *b) {
 #endif
 }
 
-int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc, char **argv) {
-  *out = NULL;
-  gpb_bench *b = (gpb_bench *)calloc(1, sizeof *b);
-  if (!b) { berr(suite, "out of memory"); return 1; }
-  snprintf(b->suite, sizeof b->suite, "%s", suite);
-  b->opt = *o;
-  if (b->opt.min_samples > b->opt.max_samples) b->opt.max_samples = b->opt.min_samples;
-  /* the command line, for the JSON */
+/* The command line and the UTC date, for the header and the JSON. */
+static void stamp_run(gpb_bench *b, int argc, char **argv) {
   size_t used = (size_t)snprintf(b->cmdline, sizeof b->cmdline, "gpuprims bench");
   for (int i = 0; i < argc && used < sizeof b->cmdline; i++)
     used += (size_t)snprintf(b->cmdline + used, sizeof b->cmdline - used, " %s", argv[i]);
@@ -225,6 +219,35 @@ int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc,
   struct tm tmv;
   gmtime_r(&t, &tmv);
   strftime(b->date, sizeof b->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+}
+
+/* Why this backend: "cuda", "cpu (asked for)", or the CPU with the reason AUTO found no
+ * usable GPU (the library's advice after it dropped). */
+static void note_backend(gpb_bench *b, gp_backend asked) {
+  char *note = b->dev.backend_note;
+  const size_t size = sizeof b->dev.backend_note;
+  if (b->dev.is_cuda) {
+    snprintf(note, size, "cuda");
+  } else if (asked == GP_BACKEND_CPU) {
+    snprintf(note, size, "cpu (asked for)");
+  } else {
+    gp_context *probe = NULL;
+    (void)gp_create(&probe, GP_BACKEND_CUDA);
+    snprintf(note, size, "cpu (%s)", probe ? gp_last_error(probe) : "no CUDA context possible");
+    char *advice = strstr(note, ": use "); /* keep the reason, drop the advice */
+    if (advice) { advice[0] = ')'; advice[1] = '\0'; }
+    gp_destroy(probe);
+  }
+}
+
+int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc, char **argv) {
+  *out = NULL;
+  gpb_bench *b = (gpb_bench *)calloc(1, sizeof *b);
+  if (!b) { berr(suite, "out of memory"); return 1; }
+  snprintf(b->suite, sizeof b->suite, "%s", suite);
+  b->opt = *o;
+  if (b->opt.min_samples > b->opt.max_samples) b->opt.max_samples = b->opt.min_samples;
+  stamp_run(b, argc, argv);
 
   gp_status s = gp_create(&b->ctx, o->backend);
   if (s != GP_OK) {
@@ -235,19 +258,7 @@ int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc,
     return 1;
   }
   describe_device(b);
-  if (b->dev.is_cuda) {
-    snprintf(b->dev.backend_note, sizeof b->dev.backend_note, "cuda");
-  } else if (o->backend == GP_BACKEND_CPU) {
-    snprintf(b->dev.backend_note, sizeof b->dev.backend_note, "cpu (asked for)");
-  } else {
-    gp_context *probe = NULL;
-    (void)gp_create(&probe, GP_BACKEND_CUDA);
-    snprintf(b->dev.backend_note, sizeof b->dev.backend_note, "cpu (%s)",
-             probe ? gp_last_error(probe) : "no CUDA context possible");
-    char *advice = strstr(b->dev.backend_note, ": use "); /* keep the reason, drop the advice */
-    if (advice) { advice[0] = ')'; advice[1] = '\0'; }
-    gp_destroy(probe);
-  }
+  note_backend(b, o->backend);
 
 #if GP_HAVE_CUDA
   if (b->dev.is_cuda) {
