@@ -1,6 +1,8 @@
 /* `gpuprims bench reduce`: gp_reduce against CUB and thrust on the same device data and
  * stream, and (--ladder) the seed's kernel ladder with the cost each step removes.
- * With the CPU backend it times the CPU implementations (no peers). */
+ * With the CPU backend it times the CPU implementations (no peers).
+ * The cases are a table of steps (the ladder, or one step per --algo) timed for every
+ * dtype x op x size. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "suites.h"
@@ -13,6 +15,41 @@
 #include <string.h>
 
 #define MAX_LIST 32
+
+/* One row of ours per dtype x op x size: its label in the case name, algorithm, grid,
+ * and the note column (the ladder: what it removes relative to the step before). */
+typedef struct reduce_step {
+  const char *label;
+  gp_reduce_algo algo;
+  int full_grid; /* two-phase with 8 blocks per SM (or CPU thread), not the chapter's 64 */
+  const char *note;
+} reduce_step;
+
+static const reduce_step ladder[] = {
+  {"interleaved", GP_REDUCE_INTERLEAVED, 0,
+   "baseline (4.1): tid%(2s) leaves every warp divergent"},
+  {"sequential", GP_REDUCE_SEQUENTIAL, 0,
+   "removes divergence (4.2): tid<s keeps warps uniform"},
+  {"two-phase 64 blocks", GP_REDUCE_TWO_PHASE, 0,
+   "removes per-block partials (4.3), but 64 blocks idle most SMs"},
+  {"two-phase full grid", GP_REDUCE_TWO_PHASE, 1,
+   "removes idle SMs: 8 blocks of 256 per SM fill the GPU"},
+  {"warp-atomic", GP_REDUCE_WARP_ATOMIC, 0,
+   "removes smem tree + 2nd launch (6.24): shuffles, atomics"},
+  {"auto", GP_REDUCE_AUTO, 0, "the library's path: wide loads, fixed tree"},
+};
+#define NLADDER ((int)(sizeof ladder / sizeof ladder[0]))
+
+/* What the command line asked for. */
+typedef struct reduce_plan {
+  gp_dtype dtypes[MAX_LIST];
+  gp_op ops[MAX_LIST];
+  gp_reduce_algo algos[MAX_LIST];
+  uint64_t sizes[MAX_LIST];
+  int ndt, nops, nalgo, nsizes, do_ladder, peers;
+  reduce_step steps[MAX_LIST];
+  int nsteps;
+} reduce_plan;
 
 typedef struct reduce_arg {
   gp_context *ctx;
@@ -27,6 +64,15 @@ typedef struct reduce_arg {
   gpb_cub_reduce *peer;
 #endif
 } reduce_arg;
+
+/* What the peers measured for one op x size, and CUB's result for the cross-check. */
+typedef struct peer_rows {
+  gpb_result res[2]; /* cub, thrust */
+  int created;       /* the peer was set up: its rows are emitted */
+  int have_result;   /* CUB ran and its result was read */
+  double v;
+  uint64_t bits;
+} peer_rows;
 
 static int run_ours(void *p, void *stream) {
   reduce_arg *a = (reduce_arg *)p;
@@ -99,48 +145,59 @@ static void usage(FILE *f) {
   gpb_print_options_help(f);
 }
 
-/* One ladder step: its algorithm, grid, and what it removes relative to the one before. */
-typedef struct ladder_step {
-  const char *label;
-  gp_reduce_algo algo;
-  int full_grid;
-  const char *note;
-} ladder_step;
+/* ---- the command line ---------------------------------------------------------------- */
+/* One item of --dtype, --op or --algo into the plan; 0 when it is not a known value. */
+static int add_item(reduce_plan *p, const char *opt, const char *item) {
+  if (strcmp(opt, "--dtype") == 0)
+    return p->ndt < MAX_LIST && gp_dtype_from_name(item, &p->dtypes[p->ndt++]) == GP_OK;
+  if (strcmp(opt, "--op") == 0)
+    return p->nops < MAX_LIST && gp_op_from_name(item, &p->ops[p->nops++]) == GP_OK;
+  if (strcmp(item, "all") == 0) {
+    for (int g = GP_REDUCE_AUTO; g <= GP_REDUCE_WARP_ATOMIC && p->nalgo < MAX_LIST; g++)
+      p->algos[p->nalgo++] = (gp_reduce_algo)g;
+    return 1;
+  }
+  if (p->nalgo >= MAX_LIST) return 1;
+  return gp_reduce_algo_from_name(item, &p->algos[p->nalgo++]) == GP_OK;
+}
 
-static const ladder_step ladder[] = {
-  {"interleaved", GP_REDUCE_INTERLEAVED, 0,
-   "baseline (4.1): tid%(2s) leaves every warp divergent"},
-  {"sequential", GP_REDUCE_SEQUENTIAL, 0,
-   "removes divergence (4.2): tid<s keeps warps uniform"},
-  {"two-phase 64 blocks", GP_REDUCE_TWO_PHASE, 0,
-   "removes per-block partials (4.3), but 64 blocks idle most SMs"},
-  {"two-phase full grid", GP_REDUCE_TWO_PHASE, 1,
-   "removes idle SMs: 8 blocks of 256 per SM fill the GPU"},
-  {"warp-atomic", GP_REDUCE_WARP_ATOMIC, 0,
-   "removes smem tree + 2nd launch (6.24): shuffles, atomics"},
-  {"auto", GP_REDUCE_AUTO, 0, "the library's path: wide loads, fixed tree"},
-};
-#define NLADDER (sizeof ladder / sizeof ladder[0])
+/* --n, --dtype, --op or --algo with its value v. Returns 0, or 2 (printed) for a bad value. */
+static int parse_list(reduce_plan *p, const char *opt, const char *v) {
+  if (strcmp(opt, "--n") == 0) {
+    if (gpb_parse_sizes(v, p->sizes, MAX_LIST, &p->nsizes) || p->nsizes == 0) {
+      fprintf(stderr, "gpuprims bench reduce: --n '%s': give sizes like 2^20,2^24,1000000,16M\n", v);
+      return 2;
+    }
+    return 0;
+  }
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *items[MAX_LIST];
+  int k = gpb_split_list(buf, items, MAX_LIST);
+  for (int j = 0; j < k; j++) {
+    if (add_item(p, opt, items[j])) continue;
+    fprintf(stderr, "gpuprims bench reduce: %s: unknown value '%s'%s\n", opt, items[j],
+            strcmp(opt, "--dtype") == 0 ? " (f32, f64, i32, i64, u32, u64)"
+            : strcmp(opt, "--op") == 0  ? " (sum, min, max)"
+                                        : " (auto, all, interleaved, sequential, two-phase, warp-atomic)");
+    return 2;
+  }
+  return 0;
+}
 
-int gp_bench_reduce(int argc, char **argv) {
-  gpb_options opt;
-  gpb_options_default(&opt);
-  gp_dtype dtypes[MAX_LIST];
-  gp_op ops[MAX_LIST];
-  gp_reduce_algo algos[MAX_LIST];
-  uint64_t sizes[MAX_LIST];
-  int ndt = 0, nops = 0, nalgo = 0, nsizes = 0, do_ladder = 0, peers = 1;
+/* Fills opt and p from argv. Returns -1 to go on, or the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, gpb_options *opt, reduce_plan *p) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       return 0;
     }
-    int r = gpb_parse_option(&opt, "reduce", argc, argv, &i);
+    int r = gpb_parse_option(opt, "reduce", argc, argv, &i);
     if (r < 0) return 2;
     if (r > 0) continue;
-    if (strcmp(a, "--ladder") == 0) { do_ladder = 1; continue; }
-    if (strcmp(a, "--no-peers") == 0) { peers = 0; continue; }
+    if (strcmp(a, "--ladder") == 0) { p->do_ladder = 1; continue; }
+    if (strcmp(a, "--no-peers") == 0) { p->peers = 0; continue; }
     int is_list = strcmp(a, "--dtype") == 0 || strcmp(a, "--op") == 0 ||
                   strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0;
     if (!is_list) {
@@ -151,163 +208,182 @@ int gp_bench_reduce(int argc, char **argv) {
       fprintf(stderr, "gpuprims bench reduce: %s needs a value\n", a);
       return 2;
     }
-    const char *v = argv[++i];
-    if (strcmp(a, "--n") == 0) {
-      if (gpb_parse_sizes(v, sizes, MAX_LIST, &nsizes) || nsizes == 0) {
-        fprintf(stderr, "gpuprims bench reduce: --n '%s': give sizes like 2^20,2^24,1000000,16M\n", v);
-        return 2;
-      }
-      continue;
-    }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", v);
-    char *items[MAX_LIST];
-    int k = gpb_split_list(buf, items, MAX_LIST);
-    for (int j = 0; j < k; j++) {
-      int ok = 1;
-      if (strcmp(a, "--dtype") == 0) ok = gp_dtype_from_name(items[j], &dtypes[ndt++]) == GP_OK;
-      else if (strcmp(a, "--op") == 0) ok = gp_op_from_name(items[j], &ops[nops++]) == GP_OK;
-      else if (strcmp(items[j], "all") == 0) {
-        for (int g = GP_REDUCE_AUTO; g <= GP_REDUCE_WARP_ATOMIC && nalgo < MAX_LIST; g++)
-          algos[nalgo++] = (gp_reduce_algo)g;
-      } else if (nalgo < MAX_LIST) {
-        ok = gp_reduce_algo_from_name(items[j], &algos[nalgo++]) == GP_OK;
-      }
-      if (!ok) {
-        fprintf(stderr, "gpuprims bench reduce: %s: unknown value '%s'%s\n", a, items[j],
-                strcmp(a, "--dtype") == 0 ? " (f32, f64, i32, i64, u32, u64)"
-                : strcmp(a, "--op") == 0  ? " (sum, min, max)"
-                                          : " (auto, all, interleaved, sequential, two-phase, warp-atomic)");
-        return 2;
-      }
+    if (parse_list(p, a, argv[++i])) return 2;
+  }
+  return -1;
+}
+
+/* Defaults for what was not asked for, and the table of steps: the ladder, or one step
+ * per --algo. Sizes default by backend (the CPU stops at 2^26). */
+static void complete_plan(reduce_plan *p, int cuda) {
+  if (!p->ndt) p->dtypes[p->ndt++] = GP_F32;
+  if (!p->nops) p->ops[p->nops++] = GP_SUM;
+  if (!p->nalgo) p->algos[p->nalgo++] = GP_REDUCE_AUTO;
+  if (!p->nsizes) {
+    if (p->do_ladder) {
+      p->sizes[p->nsizes++] = (uint64_t)1 << 24;
+      p->sizes[p->nsizes++] = (uint64_t)1 << 28;
+    } else {
+      for (int k = 18; k <= (cuda ? 30 : 26); k += 2) p->sizes[p->nsizes++] = (uint64_t)1 << k;
     }
   }
-  if (!ndt) dtypes[ndt++] = GP_F32;
-  if (!nops) ops[nops++] = GP_SUM;
-  if (!nalgo) algos[nalgo++] = GP_REDUCE_AUTO;
+  p->nsteps = 0;
+  if (p->do_ladder) {
+    for (int k = 0; k < NLADDER; k++) p->steps[p->nsteps++] = ladder[k];
+  } else {
+    for (int k = 0; k < p->nalgo; k++) {
+      reduce_step s = {gp_reduce_algo_name(p->algos[k]), p->algos[k], 0, ""};
+      p->steps[p->nsteps++] = s;
+    }
+  }
+}
+
+/* Whether the peers run here; the note printed under the header when they do not. */
+static const char *settle_peers(reduce_plan *p, int cuda) {
+  const char *note = NULL;
+#if !GP_HAVE_CUDA
+  (void)cuda;
+  if (p->peers) note = "# peers (CUB, thrust): not built (gpuprims was built without CUDA)";
+  p->peers = 0;
+#else
+  if (p->peers && !cuda) note = "# peers (CUB, thrust): skipped on the CPU backend";
+  if (!cuda) p->peers = 0;
+#endif
+  return note;
+}
+
+/* ---- the cases -------------------------------------------------------------------------- */
+/* Times CUB then thrust on a's buffers into pr (nothing when the peers are off). */
+static void time_peers(gpb_bench *b, reduce_arg *a, int peers, double bytes, peer_rows *pr) {
+  memset(pr, 0, sizeof *pr);
+#if GP_HAVE_CUDA
+  if (!peers) return;
+  int e = gpb_cub_reduce_create(&a->peer, (int)a->t, (int)a->op, a->in, a->n, a->out);
+  if (e) {
+    fprintf(stderr, "gpuprims bench reduce: CUB setup failed (cudaError %d): no peer rows\n", e);
+    return;
+  }
+  pr->created = 1;
+  const char *impls[2] = {"cub", "thrust"};
+  int (*runs[2])(void *, void *) = {run_cub, run_thrust};
+  char name[96];
+  snprintf(name, sizeof name, "reduce %s", gp_op_name(a->op));
+  for (int q = 0; q < 2; q++) {
+    gpb_case c = {impls[q], name, gp_dtype_name(a->t), NULL, a->n, 0, bytes, runs[q], NULL, a};
+    gpb_time_case(b, &c, &pr->res[q]);
+    if (q == 0 && pr->res[0].ok)
+      pr->have_result = !read_result(b, gp_reduce_out_type(a->op, a->t), a->out, &pr->v, &pr->bits);
+  }
+#else
+  (void)b; (void)a; (void)peers; (void)bytes;
+#endif
+}
+
+/* Emits the peers' rows after ours and frees the peer. */
+static void emit_peers(gpb_bench *b, reduce_arg *a, peer_rows *pr) {
+#if GP_HAVE_CUDA
+  if (!pr->created) return;
+  gpb_emit(b, &pr->res[0]);
+  gpb_emit(b, &pr->res[1]);
+  gpb_cub_reduce_destroy(a->peer);
+  a->peer = NULL;
+#else
+  (void)b; (void)a; (void)pr;
+#endif
+}
+
+/* Times one step of ours, checks its result against CUB's and emits the row.
+ * Returns 1 when it failed or disagreed. */
+static int time_step(gpb_bench *b, reduce_arg *a, const reduce_step *s, double bytes,
+                     const peer_rows *pr) {
+  const gpb_device *dev = gpb_device_of(b);
+  const int units = dev->sm_count > 0 ? dev->sm_count : (dev->cpu_threads > 0 ? dev->cpu_threads : 1);
+  a->algo = s->algo;
+  a->two_phase_blocks = s->full_grid ? (unsigned)(units * 8) : 0;
+  char name[96];
+  snprintf(name, sizeof name, "reduce %s %s", gp_op_name(a->op), s->label);
+  gpb_case c = {"gpuprims", name, gp_dtype_name(a->t), s->note, a->n, 0, bytes, run_ours, NULL, a};
+  gpb_result r;
+  int rc = 0;
+  if (gpb_time_case(b, &c, &r) == 0 && pr->have_result) {
+    const gp_dtype out_t = gp_reduce_out_type(a->op, a->t);
+    double v;
+    uint64_t bits;
+    if (!read_result(b, out_t, a->out, &v, &bits) && !agree(a->op, out_t, v, bits, pr->v, pr->bits)) {
+      snprintf(r.note, sizeof r.note, "MISMATCH: %.17g vs cub %.17g", v, pr->v);
+      rc = 1;
+    }
+  }
+  if (pr->have_result) gpb_set_ratio(&r, &pr->res[0]);
+  gpb_emit(b, &r);
+  return rc || !r.ok;
+}
+
+/* Every step of ours and the peers for one op x size. Returns 1 if a row failed. */
+static int time_op_size(gpb_bench *b, const reduce_plan *p, gp_op op, gp_dtype t,
+                        const void *in, void *out, uint64_t n) {
+  reduce_arg arg;
+  memset(&arg, 0, sizeof arg);
+  arg.ctx = gpb_context(b);
+  arg.op = op;
+  arg.t = t;
+  arg.in = in;
+  arg.n = (size_t)n;
+  arg.out = out;
+  const double bytes = (double)n * (double)gp_dtype_size(t);
+  peer_rows pr;
+  time_peers(b, &arg, p->peers, bytes, &pr);
+  int rc = 0;
+  for (int k = 0; k < p->nsteps; k++) rc |= time_step(b, &arg, &p->steps[k], bytes, &pr);
+  (void)gp_set_two_phase_blocks(arg.ctx, 0);
+  emit_peers(b, &arg, &pr);
+  return rc;
+}
+
+/* All ops and sizes of one dtype, on one random buffer of the largest size. Returns 1
+ * when it could not be set up or a row failed. */
+static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t max_n) {
+  const size_t es = gp_dtype_size(t);
+  void *in = NULL, *out = NULL;
+  if (max_n > SIZE_MAX / es || gpb_alloc(b, (size_t)max_n * es, &in) || gpb_alloc(b, 64, &out) ||
+      gpb_fill_random(b, t, in, (size_t)max_n, 0x5EED + (uint64_t)t)) {
+    fprintf(stderr, "gpuprims bench reduce: cannot set up %llu elements of %s\n",
+            (unsigned long long)max_n, gp_dtype_name(t));
+    gpb_free(b, in);
+    gpb_free(b, out);
+    return 1;
+  }
+  int rc = 0;
+  for (int o = 0; o < p->nops; o++)
+    for (int s = 0; s < p->nsizes; s++) rc |= time_op_size(b, p, p->ops[o], t, in, out, p->sizes[s]);
+  gpb_free(b, in);
+  gpb_free(b, out);
+  return rc;
+}
+
+int gp_bench_reduce(int argc, char **argv) {
+  gpb_options opt;
+  gpb_options_default(&opt);
+  reduce_plan p;
+  memset(&p, 0, sizeof p);
+  p.peers = 1;
+  int r = parse_args(argc, argv, &opt, &p);
+  if (r >= 0) return r;
 
   gpb_bench *b;
   if (gpb_open(&b, "reduce", &opt, argc, argv)) return 1;
   const int cuda = gpb_is_cuda(b);
-  const gpb_device *dev = gpb_device_of(b);
-  if (!nsizes) {
-    if (do_ladder) {
-      sizes[nsizes++] = (uint64_t)1 << 24;
-      sizes[nsizes++] = (uint64_t)1 << 28;
-    } else {
-      for (int k = 18; k <= (cuda ? 30 : 26); k += 2) sizes[nsizes++] = (uint64_t)1 << k;
-    }
-  }
-  const char *peer_note = NULL;
-#if !GP_HAVE_CUDA
-  if (peers) peer_note = "# peers (CUB, thrust): not built (gpuprims was built without CUDA)";
-  peers = 0;
-#else
-  if (peers && !cuda) peer_note = "# peers (CUB, thrust): skipped on the CPU backend";
-  if (!cuda) peers = 0;
-#endif
-  int npeers = peers ? 2 : 0;
-  int total = do_ladder ? ndt * nops * nsizes * ((int)NLADDER + npeers)
-                        : ndt * nops * nsizes * (nalgo + npeers);
-  gpb_set_progress_total(b, total);
+  complete_plan(&p, cuda);
+  const char *peer_note = settle_peers(&p, cuda);
+  gpb_set_progress_total(b, p.ndt * p.nops * p.nsizes * (p.nsteps + (p.peers ? 2 : 0)));
   gpb_print_header(b);
   if (peer_note) printf("%s\n", peer_note);
 
-  int rc = 0;
   uint64_t max_n = 0;
-  for (int s = 0; s < nsizes; s++) if (sizes[s] > max_n) max_n = sizes[s];
-  for (int d = 0; d < ndt && !rc; d++) {
-    gp_dtype t = dtypes[d];
-    size_t es = gp_dtype_size(t);
-    void *in = NULL, *out = NULL;
-    if (max_n > SIZE_MAX / es || gpb_alloc(b, (size_t)max_n * es, &in) || gpb_alloc(b, 64, &out) ||
-        gpb_fill_random(b, t, in, (size_t)max_n, 0x5EED + (uint64_t)t)) {
-      fprintf(stderr, "gpuprims bench reduce: cannot set up %llu elements of %s\n",
-              (unsigned long long)max_n, gp_dtype_name(t));
-      gpb_free(b, in);
-      gpb_free(b, out);
-      rc = 1;
-      break;
-    }
-    for (int o = 0; o < nops; o++)
-      for (int s = 0; s < nsizes; s++) {
-        gp_op op = ops[o];
-        gp_dtype out_t = gp_reduce_out_type(op, t);
-        reduce_arg arg = {gpb_context(b), op, t, in, (size_t)sizes[s], out, GP_REDUCE_AUTO, 0
-#if GP_HAVE_CUDA
-                          , NULL
-#endif
-        };
-        double bytes = (double)sizes[s] * (double)es;
-        gpb_result peer_res[2];
-        int have_peer = 0;
-        double peer_v = 0;
-        uint64_t peer_bits = 0;
-        char name[96];
-#if GP_HAVE_CUDA
-        if (peers) {
-          int e = gpb_cub_reduce_create(&arg.peer, (int)t, (int)op, in, (size_t)sizes[s], out);
-          if (e) {
-            fprintf(stderr, "gpuprims bench reduce: CUB setup failed (cudaError %d): no peer rows\n", e);
-          } else {
-            const char *impls[2] = {"cub", "thrust"};
-            int (*runs[2])(void *, void *) = {run_cub, run_thrust};
-            for (int q = 0; q < 2; q++) {
-              snprintf(name, sizeof name, "reduce %s", gp_op_name(op));
-              gpb_case c = {impls[q], name, gp_dtype_name(t), NULL, sizes[s], 0, bytes, runs[q], NULL, &arg};
-              gpb_time_case(b, &c, &peer_res[q]);
-              if (q == 0 && peer_res[0].ok) {
-                have_peer = !read_result(b, out_t, out, &peer_v, &peer_bits);
-              }
-            }
-          }
-        }
-#endif
-        int nrun = do_ladder ? (int)NLADDER : nalgo;
-        for (int k = 0; k < nrun; k++) {
-          char note[96] = "";
-          if (do_ladder) {
-            arg.algo = ladder[k].algo;
-            arg.two_phase_blocks = ladder[k].full_grid
-                                       ? (unsigned)((dev->sm_count > 0 ? dev->sm_count : 
-                                                     (dev->cpu_threads > 0 ? dev->cpu_threads : 1)) * 8)
-                                       : 0;
-            snprintf(name, sizeof name, "reduce %s %s", gp_op_name(op), ladder[k].label);
-            snprintf(note, sizeof note, "%s", ladder[k].note);
-          } else {
-            arg.algo = algos[k];
-            arg.two_phase_blocks = 0;
-            snprintf(name, sizeof name, "reduce %s %s", gp_op_name(op), gp_reduce_algo_name(arg.algo));
-          }
-          gpb_case c = {"gpuprims", name, gp_dtype_name(t), note, sizes[s], 0, bytes, run_ours, NULL, &arg};
-          gpb_result r;
-          if (gpb_time_case(b, &c, &r) == 0 && have_peer) {
-            double v;
-            uint64_t bits;
-            if (!read_result(b, out_t, out, &v, &bits) &&
-                !agree(op, out_t, v, bits, peer_v, peer_bits)) {
-              snprintf(r.note, sizeof r.note, "MISMATCH: %.17g vs cub %.17g", v, peer_v);
-              rc = 1;
-            }
-          }
-          if (have_peer) gpb_set_ratio(&r, &peer_res[0]);
-          gpb_emit(b, &r);
-          if (!r.ok) rc = 1;
-        }
-        (void)gp_set_two_phase_blocks(gpb_context(b), 0);
-#if GP_HAVE_CUDA
-        if (arg.peer) {
-          gpb_emit(b, &peer_res[0]);
-          gpb_emit(b, &peer_res[1]);
-          gpb_cub_reduce_destroy(arg.peer);
-        }
-#endif
-        (void)peer_res;
-        (void)peer_v;
-      }
-    gpb_free(b, in);
-    gpb_free(b, out);
-  }
+  for (int s = 0; s < p.nsizes; s++)
+    if (p.sizes[s] > max_n) max_n = p.sizes[s];
+  int rc = 0; /* the first dtype with a failed or mismatched row ends the run */
+  for (int d = 0; d < p.ndt && !rc; d++) rc = time_dtype(b, &p, p.dtypes[d], max_n);
   int crc = gpb_close(b);
   return rc ? rc : crc;
 }

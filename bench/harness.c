@@ -210,14 +210,8 @@ static void describe_device(gpb_bench *b) {
 #endif
 }
 
-int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc, char **argv) {
-  *out = NULL;
-  gpb_bench *b = (gpb_bench *)calloc(1, sizeof *b);
-  if (!b) { berr(suite, "out of memory"); return 1; }
-  snprintf(b->suite, sizeof b->suite, "%s", suite);
-  b->opt = *o;
-  if (b->opt.min_samples > b->opt.max_samples) b->opt.max_samples = b->opt.min_samples;
-  /* the command line, for the JSON */
+/* The command line and the UTC date, for the header and the JSON. */
+static void stamp_run(gpb_bench *b, int argc, char **argv) {
   size_t used = (size_t)snprintf(b->cmdline, sizeof b->cmdline, "gpuprims bench");
   for (int i = 0; i < argc && used < sizeof b->cmdline; i++)
     used += (size_t)snprintf(b->cmdline + used, sizeof b->cmdline - used, " %s", argv[i]);
@@ -225,6 +219,35 @@ int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc,
   struct tm tmv;
   gmtime_r(&t, &tmv);
   strftime(b->date, sizeof b->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+}
+
+/* Why this backend: "cuda", "cpu (asked for)", or the CPU with the reason AUTO found no
+ * usable GPU (the library's advice after it dropped). */
+static void note_backend(gpb_bench *b, gp_backend asked) {
+  char *note = b->dev.backend_note;
+  const size_t size = sizeof b->dev.backend_note;
+  if (b->dev.is_cuda) {
+    snprintf(note, size, "cuda");
+  } else if (asked == GP_BACKEND_CPU) {
+    snprintf(note, size, "cpu (asked for)");
+  } else {
+    gp_context *probe = NULL;
+    (void)gp_create(&probe, GP_BACKEND_CUDA);
+    snprintf(note, size, "cpu (%s)", probe ? gp_last_error(probe) : "no CUDA context possible");
+    char *advice = strstr(note, ": use "); /* keep the reason, drop the advice */
+    if (advice) { advice[0] = ')'; advice[1] = '\0'; }
+    gp_destroy(probe);
+  }
+}
+
+int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc, char **argv) {
+  *out = NULL;
+  gpb_bench *b = (gpb_bench *)calloc(1, sizeof *b);
+  if (!b) { berr(suite, "out of memory"); return 1; }
+  snprintf(b->suite, sizeof b->suite, "%s", suite);
+  b->opt = *o;
+  if (b->opt.min_samples > b->opt.max_samples) b->opt.max_samples = b->opt.min_samples;
+  stamp_run(b, argc, argv);
 
   gp_status s = gp_create(&b->ctx, o->backend);
   if (s != GP_OK) {
@@ -235,19 +258,7 @@ int gpb_open(gpb_bench **out, const char *suite, const gpb_options *o, int argc,
     return 1;
   }
   describe_device(b);
-  if (b->dev.is_cuda) {
-    snprintf(b->dev.backend_note, sizeof b->dev.backend_note, "cuda");
-  } else if (o->backend == GP_BACKEND_CPU) {
-    snprintf(b->dev.backend_note, sizeof b->dev.backend_note, "cpu (asked for)");
-  } else {
-    gp_context *probe = NULL;
-    (void)gp_create(&probe, GP_BACKEND_CUDA);
-    snprintf(b->dev.backend_note, sizeof b->dev.backend_note, "cpu (%s)",
-             probe ? gp_last_error(probe) : "no CUDA context possible");
-    char *advice = strstr(b->dev.backend_note, ": use "); /* keep the reason, drop the advice */
-    if (advice) { advice[0] = ')'; advice[1] = '\0'; }
-    gp_destroy(probe);
-  }
+  note_backend(b, o->backend);
 
 #if GP_HAVE_CUDA
   if (b->dev.is_cuda) {
@@ -316,11 +327,9 @@ int gpb_close(gpb_bench *b) {
 }
 
 gp_context *gpb_context(gpb_bench *b) { return b->ctx; }
-void *gpb_stream(gpb_bench *b) { return b->stream; }
 const gpb_device *gpb_device_of(const gpb_bench *b) { return &b->dev; }
 const gpb_options *gpb_options_of(const gpb_bench *b) { return &b->opt; }
 int gpb_is_cuda(const gpb_bench *b) { return b->dev.is_cuda; }
-const char *gpb_suite(const gpb_bench *b) { return b->suite; }
 
 /* ---- memory ------------------------------------------------------------------------------ */
 int gpb_alloc(gpb_bench *b, size_t bytes, void **p) {
@@ -527,7 +536,8 @@ static int one_sample(gpb_bench *b, const gpb_case *c, gpb_result *r, int timed,
   return 0;
 }
 
-int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
+/* Fills r with the case's labels and prints the "[i/total] case ..." progress line. */
+static void begin_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->impl, sizeof r->impl, "%s", c->impl ? c->impl : "");
   snprintf(r->name, sizeof r->name, "%s", c->name ? c->name : "");
@@ -545,11 +555,12 @@ int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
     fprintf(stderr, "%s %s n=%s (%s) ...\n", r->name, r->dtype,
             gpb_format_n(r->n, nb, sizeof nb), r->impl);
   }
-  if (!c->run) {
-    fail_case(r, "no run callback");
-    return 1;
-  }
-  void *ev0 = NULL, *ev1 = NULL;
+}
+
+/* The start and stop events of a sample on CUDA (both NULL on the CPU). Returns 1 with
+ * r->error set when they cannot be made. */
+static int create_events(gpb_bench *b, gpb_result *r, void **ev0, void **ev1) {
+  *ev0 = *ev1 = NULL;
 #if GP_HAVE_CUDA
   if (b->dev.is_cuda) {
     cudaEvent_t e0, e1;
@@ -562,45 +573,75 @@ int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
       fail_case(r, "cudaEventCreate failed");
       return 1;
     }
-    ev0 = e0;
-    ev1 = e1;
+    *ev0 = e0;
+    *ev1 = e1;
   }
+#else
+  (void)b; (void)r;
 #endif
-  int rc = 0;
-  double sec;
-  for (int w = 0; w < b->opt.warmup && !rc; w++)
-    rc = one_sample(b, c, r, 0, w, &sec, ev0, ev1);
-  if (b->samples_cap < b->opt.max_samples) {
-    int cap = b->opt.max_samples < 1024 ? b->opt.max_samples : 1024;
-    if (cap < b->samples_cap) cap = b->samples_cap;
-    free(b->samples);
-    b->samples = (double *)malloc(2 * (size_t)cap * sizeof(double));
-    b->samples_cap = b->samples ? cap : 0;
-  }
-  double t_start = gpb_wall_seconds();
-  int k = 0;
-  while (!rc) {
-    if (k == b->samples_cap) { /* grow (up to max_samples) */
-      int cap = b->samples_cap * 2 > b->opt.max_samples ? b->opt.max_samples : b->samples_cap * 2;
-      double *grown = (double *)realloc(b->samples, 2 * (size_t)cap * sizeof(double));
-      if (!grown) { fail_case(r, "out of memory for samples"); rc = 1; break; }
-      b->samples = grown;
-      b->samples_cap = cap;
-    }
-    rc = one_sample(b, c, r, 1, k, &sec, ev0, ev1);
-    if (rc) break;
-    b->samples[k++] = sec;
-    if (k >= b->opt.min_samples) {
-      stats(b->samples, k, b->samples + b->samples_cap, r);
-      if (r->noise < b->opt.target_noise) break;
-      if (k >= b->opt.max_samples) break;
-      if (gpb_wall_seconds() - t_start > b->opt.max_time_s) { r->time_capped = 1; break; }
-    }
-  }
+  return 0;
+}
+
+static void destroy_events(void *ev0, void *ev1) {
 #if GP_HAVE_CUDA
   if (ev0) cudaEventDestroy((cudaEvent_t)ev0);
   if (ev1) cudaEventDestroy((cudaEvent_t)ev1);
+#else
+  (void)ev0; (void)ev1;
 #endif
+}
+
+/* Room for min(max_samples, 1024) samples, each with a scratch slot for stats(). */
+static void reserve_samples(gpb_bench *b) {
+  if (b->samples_cap >= b->opt.max_samples) return;
+  int cap = b->opt.max_samples < 1024 ? b->opt.max_samples : 1024;
+  if (cap < b->samples_cap) cap = b->samples_cap;
+  free(b->samples);
+  b->samples = (double *)malloc(2 * (size_t)cap * sizeof(double));
+  b->samples_cap = b->samples ? cap : 0;
+}
+
+/* Timed samples until the noise target (with at least min_samples), max_samples or the
+ * time cap. Returns 0 with the count in *count, or 1 (r->error says why). */
+static int take_samples(gpb_bench *b, const gpb_case *c, gpb_result *r, void *ev0, void *ev1,
+                        int *count) {
+  double t_start = gpb_wall_seconds(), sec;
+  int k = 0;
+  for (;;) {
+    if (k == b->samples_cap) { /* grow (up to max_samples) */
+      int cap = b->samples_cap * 2 > b->opt.max_samples ? b->opt.max_samples : b->samples_cap * 2;
+      double *grown = (double *)realloc(b->samples, 2 * (size_t)cap * sizeof(double));
+      if (!grown) { fail_case(r, "out of memory for samples"); return 1; }
+      b->samples = grown;
+      b->samples_cap = cap;
+    }
+    if (one_sample(b, c, r, 1, k, &sec, ev0, ev1)) return 1;
+    b->samples[k++] = sec;
+    *count = k;
+    if (k >= b->opt.min_samples) {
+      stats(b->samples, k, b->samples + b->samples_cap, r);
+      if (r->noise < b->opt.target_noise) return 0;
+      if (k >= b->opt.max_samples) return 0;
+      if (gpb_wall_seconds() - t_start > b->opt.max_time_s) { r->time_capped = 1; return 0; }
+    }
+  }
+}
+
+int gpb_time_case(gpb_bench *b, const gpb_case *c, gpb_result *r) {
+  begin_case(b, c, r);
+  if (!c->run) {
+    fail_case(r, "no run callback");
+    return 1;
+  }
+  void *ev0, *ev1;
+  if (create_events(b, r, &ev0, &ev1)) return 1;
+  int rc = 0, k = 0;
+  double sec;
+  for (int w = 0; w < b->opt.warmup && !rc; w++)
+    rc = one_sample(b, c, r, 0, w, &sec, ev0, ev1);
+  reserve_samples(b);
+  if (!rc) rc = take_samples(b, c, r, ev0, ev1, &k);
+  destroy_events(ev0, ev1);
   if (rc) {
 #if GP_HAVE_CUDA
     if (b->dev.is_cuda) {
@@ -742,21 +783,8 @@ static void json_num(FILE *f, double v) {
   else fputs("null", f);
 }
 
-static int write_json(gpb_bench *b) {
-  FILE *f = fopen(b->opt.json_path, "w");
-  if (!f) {
-    berr(b->suite, "%s: cannot create: %s", b->opt.json_path, strerror(errno));
-    return 1;
-  }
-  const gpb_device *d = &b->dev;
-  fprintf(f, "{\n  \"suite\": ");
-  json_str(f, b->suite);
-  fprintf(f, ",\n  \"command\": ");
-  json_str(f, b->cmdline);
-  fprintf(f, ",\n  \"date\": ");
-  json_str(f, b->date);
-  fprintf(f, ",\n  \"gpuprims_version\": ");
-  json_str(f, gp_version());
+/* "device": {...}: what gpb_print_header shows, as numbers. */
+static void json_device(FILE *f, const gpb_device *d) {
   fprintf(f, ",\n  \"device\": {\"backend\": ");
   json_str(f, d->is_cuda ? "cuda" : "cpu");
   fprintf(f, ", \"backend_note\": ");
@@ -775,7 +803,12 @@ static int write_json(gpb_bench *b) {
   json_num(f, d->peak_read_gbs);
   fprintf(f, ", \"peak_copy_gbs\": ");
   json_num(f, d->peak_copy_gbs);
-  fprintf(f, "},\n  \"method\": {\"l2_flush\": %s, \"flush_bytes\": %zu, \"warmup\": %d, "
+  fputc('}', f);
+}
+
+/* "method": {...}: flush, warm-up and stopping rules, the timer. */
+static void json_method(FILE *f, const gpb_bench *b) {
+  fprintf(f, ",\n  \"method\": {\"l2_flush\": %s, \"flush_bytes\": %zu, \"warmup\": %d, "
              "\"target_noise\": ", b->opt.flush_l2 ? "true" : "false",
           b->opt.flush_l2 ? b->flush_bytes : (size_t)0, b->opt.warmup);
   json_num(f, b->opt.target_noise);
@@ -783,55 +816,84 @@ static int write_json(gpb_bench *b) {
           b->opt.min_samples, b->opt.max_samples);
   json_num(f, b->opt.max_time_s);
   fprintf(f, ", \"timer\": ");
-  json_str(f, d->is_cuda ? "cuda events" : "wall clock");
-  fprintf(f, "},\n  \"rows\": [");
+  json_str(f, b->dev.is_cuda ? "cuda events" : "wall clock");
+  fputc('}', f);
+}
+
+/* The statistics of a row that ran. */
+static void json_timing(FILE *f, const gpb_result *r) {
+  fprintf(f, ", \"samples\": %d, \"median_s\": ", r->samples);
+  json_num(f, r->median_s);
+  fprintf(f, ", \"mean_s\": ");
+  json_num(f, r->mean_s);
+  fprintf(f, ", \"min_s\": ");
+  json_num(f, r->min_s);
+  fprintf(f, ", \"max_s\": ");
+  json_num(f, r->max_s);
+  fprintf(f, ", \"noise\": ");
+  json_num(f, r->noise);
+  fprintf(f, ", \"elem_per_s\": ");
+  json_num(f, r->elem_per_s);
+  fprintf(f, ", \"gbs\": ");
+  json_num(f, r->gbs);
+  fprintf(f, ", \"pct_peak\": ");
+  json_num(f, r->pct_peak);
+  fprintf(f, ", \"time_capped\": %s, \"l2_flushed\": %s", r->time_capped ? "true" : "false",
+          r->l2_flushed ? "true" : "false");
+  if (r->ratio > 0) {
+    fprintf(f, ", \"ratio\": ");
+    json_num(f, r->ratio);
+    fprintf(f, ", \"ratio_to\": ");
+    json_str(f, r->ratio_to);
+  }
+}
+
+/* One element of "rows". */
+static void json_row(FILE *f, const gpb_result *r) {
+  fprintf(f, "{\"impl\": ");
+  json_str(f, r->impl);
+  fprintf(f, ", \"case\": ");
+  json_str(f, r->name);
+  fprintf(f, ", \"dtype\": ");
+  json_str(f, r->dtype);
+  fprintf(f, ", \"n\": %llu, \"bytes\": ", (unsigned long long)r->n);
+  json_num(f, r->bytes);
+  fprintf(f, ", \"elements\": ");
+  json_num(f, r->elements);
+  fprintf(f, ", \"ok\": %s", r->ok ? "true" : "false");
+  if (!r->ok) {
+    fprintf(f, ", \"error\": ");
+    json_str(f, r->error);
+  } else {
+    json_timing(f, r);
+  }
+  if (r->note[0]) {
+    fprintf(f, ", \"note\": ");
+    json_str(f, r->note);
+  }
+  fputc('}', f);
+}
+
+static int write_json(gpb_bench *b) {
+  FILE *f = fopen(b->opt.json_path, "w");
+  if (!f) {
+    berr(b->suite, "%s: cannot create: %s", b->opt.json_path, strerror(errno));
+    return 1;
+  }
+  fprintf(f, "{\n  \"suite\": ");
+  json_str(f, b->suite);
+  fprintf(f, ",\n  \"command\": ");
+  json_str(f, b->cmdline);
+  fprintf(f, ",\n  \"date\": ");
+  json_str(f, b->date);
+  fprintf(f, ",\n  \"gpuprims_version\": ");
+  json_str(f, gp_version());
+  json_device(f, &b->dev);
+  json_method(f, b);
+  fprintf(f, ",\n  \"rows\": [");
   for (int i = 0; i < b->nrows; i++) {
-    const gpb_result *r = &b->rows[i];
-    fprintf(f, "%s\n    {\"impl\": ", i ? "," : "");
-    json_str(f, r->impl);
-    fprintf(f, ", \"case\": ");
-    json_str(f, r->name);
-    fprintf(f, ", \"dtype\": ");
-    json_str(f, r->dtype);
-    fprintf(f, ", \"n\": %llu, \"bytes\": ", (unsigned long long)r->n);
-    json_num(f, r->bytes);
-    fprintf(f, ", \"elements\": ");
-    json_num(f, r->elements);
-    fprintf(f, ", \"ok\": %s", r->ok ? "true" : "false");
-    if (!r->ok) {
-      fprintf(f, ", \"error\": ");
-      json_str(f, r->error);
-    } else {
-      fprintf(f, ", \"samples\": %d, \"median_s\": ", r->samples);
-      json_num(f, r->median_s);
-      fprintf(f, ", \"mean_s\": ");
-      json_num(f, r->mean_s);
-      fprintf(f, ", \"min_s\": ");
-      json_num(f, r->min_s);
-      fprintf(f, ", \"max_s\": ");
-      json_num(f, r->max_s);
-      fprintf(f, ", \"noise\": ");
-      json_num(f, r->noise);
-      fprintf(f, ", \"elem_per_s\": ");
-      json_num(f, r->elem_per_s);
-      fprintf(f, ", \"gbs\": ");
-      json_num(f, r->gbs);
-      fprintf(f, ", \"pct_peak\": ");
-      json_num(f, r->pct_peak);
-      fprintf(f, ", \"time_capped\": %s, \"l2_flushed\": %s", r->time_capped ? "true" : "false",
-              r->l2_flushed ? "true" : "false");
-      if (r->ratio > 0) {
-        fprintf(f, ", \"ratio\": ");
-        json_num(f, r->ratio);
-        fprintf(f, ", \"ratio_to\": ");
-        json_str(f, r->ratio_to);
-      }
-    }
-    if (r->note[0]) {
-      fprintf(f, ", \"note\": ");
-      json_str(f, r->note);
-    }
-    fputc('}', f);
+    fprintf(f, "%s\n    ", i ? "," : "");
+    json_row(f, &b->rows[i]);
   }
   fprintf(f, "\n  ]\n}\n");
   int bad = ferror(f);

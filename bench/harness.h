@@ -1,4 +1,4 @@
-/* The benchmark harness every suite (bench_reduce.c, bench_sort.c, bench_trap.c) uses:
+/* The benchmark harness every suite (bench_reduce.c, bench_sort.c, bench_integrate.c) uses:
  * NVBench-like methodology (L2 flushed before each sample, warm-up, sampling until the
  * noise is below 0.5% or a time cap), a table on stdout, the same rows as JSON.
  *
@@ -103,11 +103,9 @@ int gpb_open(gpb_bench **b, const char *suite, const gpb_options *o, int argc, c
 /* Writes the JSON file when --json was given (returns 1 if that fails), frees all. */
 int gpb_close(gpb_bench *b);
 gp_context *gpb_context(gpb_bench *b);
-void *gpb_stream(gpb_bench *b);             /* cudaStream_t; NULL on the CPU backend */
 const gpb_device *gpb_device_of(const gpb_bench *b);
 const gpb_options *gpb_options_of(const gpb_bench *b);
 int gpb_is_cuda(const gpb_bench *b);
-const char *gpb_suite(const gpb_bench *b);
 
 /* ---- memory for the cases ---------------------------------------------------------------
  * Device memory on the CUDA backend, host memory (64-byte aligned) on the CPU backend,

@@ -6,7 +6,7 @@
 
 int gp_bench_reduce(int argc, char **argv);
 int gp_bench_sort(int argc, char **argv);
-int gp_bench_trap(int argc, char **argv);
+int gp_bench_integrate(int argc, char **argv); /* argv[0] "trap" (its alias) or "integrate" */
 int gp_bench_host(int argc, char **argv);
 
 #endif

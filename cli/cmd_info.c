@@ -30,6 +30,123 @@ static void json_str(const char *s) {
   putchar('"');
 }
 
+/* What `gpuprims info` found, for the text or the JSON. */
+typedef struct info_facts {
+  gp_backend used;
+  char why[600]; /* why the CPU, when it is the CPU */
+  gp_device_info info;
+  double theo;   /* theoretical peak GB/s, 0 if unknown */
+  int measure, measured;
+  double rd, cp; /* measured read and copy GB/s */
+  char measure_err[512];
+  uint64_t got, expect;
+  int check_ok;
+  char check_err[512];
+} info_facts;
+
+/* Why the CPU backend, when AUTO did not take a GPU (or the CPU was asked for). */
+static void cpu_reason(gp_backend want, char *why, size_t size) {
+  if (want == GP_BACKEND_CPU) {
+    snprintf(why, size, "asked for");
+    return;
+  }
+  gp_context *probe = NULL;
+  (void)gp_create(&probe, GP_BACKEND_CUDA);
+  snprintf(why, size, "%s", probe ? gp_last_error(probe) : "no CUDA context");
+  gp_destroy(probe);
+  char *colon = strstr(why, "): "); /* keep the reason, drop the advice after it */
+  if (colon && strncmp(why, "no usable CUDA GPU", 18) == 0) colon[1] = '\0';
+  char *advice = strstr(why, ": use the CPU");
+  if (advice) *advice = '\0';
+}
+
+/* self-check: SUM of 1..2^20 as u32, which widens to u64 */
+static void self_check(gp_context *ctx, info_facts *f) {
+  const size_t n = (size_t)1 << 20;
+  uint32_t *v = (uint32_t *)malloc(n * sizeof *v);
+  f->expect = (uint64_t)n * (n + 1) / 2;
+  if (!v) {
+    snprintf(f->check_err, sizeof f->check_err, "out of host memory");
+    return;
+  }
+  for (size_t i = 0; i < n; i++) v[i] = (uint32_t)(i + 1);
+  gp_status s = gp_reduce(ctx, GP_SUM, GP_U32, v, n, &f->got, GP_REDUCE_AUTO);
+  if (s != GP_OK) snprintf(f->check_err, sizeof f->check_err, "%s: %s", gp_status_string(s), gp_last_error(ctx));
+  else f->check_ok = f->got == f->expect;
+  free(v);
+}
+
+/* Everything `info` reports, from ctx. Returns 1 (printed) if the device is unknown. */
+static int gather(gp_context *ctx, gp_backend want, int measure, info_facts *f) {
+  memset(f, 0, sizeof *f);
+  f->used = gp_backend_of(ctx);
+  f->measure = measure;
+  if (f->used == GP_BACKEND_CPU) cpu_reason(want, f->why, sizeof f->why);
+  gp_status s = gp_get_device_info(ctx, &f->info);
+  if (s != GP_OK) { cli_fail("info", ctx, "gp_get_device_info", s); return 1; }
+  if (f->info.mem_clock_khz > 0 && f->info.mem_bus_bits > 0)
+    f->theo = 2.0 * f->info.mem_clock_khz * 1e3 * (f->info.mem_bus_bits / 8.0) / 1e9;
+  if (measure) {
+    s = gp_measure_bandwidth(ctx, &f->rd, &f->cp);
+    if (s == GP_OK) f->measured = 1;
+    else snprintf(f->measure_err, sizeof f->measure_err, "%s", gp_last_error(ctx));
+  }
+  self_check(ctx, f);
+  return 0;
+}
+
+static void print_json(const info_facts *f) {
+  const gp_device_info *info = &f->info;
+  printf("{\"version\": ");
+  json_str(gp_version());
+  printf(", \"backend\": ");
+  json_str(gp_backend_name(f->used));
+  printf(", \"backend_reason\": ");
+  json_str(f->used == GP_BACKEND_CUDA ? "a usable CUDA GPU" : f->why);
+  printf(", \"device\": ");
+  json_str(info->name);
+  printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"cpu_threads\": %d",
+         info->sm_count, info->cc_major, info->cc_minor, info->threads);
+  printf(", \"memory_bytes\": %zu, \"l2_bytes\": %zu, \"mem_clock_mhz\": %.1f, \"mem_bus_bits\": %d",
+         info->global_mem_bytes, info->l2_bytes, info->mem_clock_khz / 1000.0, info->mem_bus_bits);
+  printf(", \"theoretical_gbs\": %.1f", f->theo);
+  if (f->measured) printf(", \"measured_read_gbs\": %.1f, \"measured_copy_gbs\": %.1f", f->rd, f->cp);
+  else if (f->measure) { printf(", \"measure_error\": "); json_str(f->measure_err); }
+  printf(", \"self_check\": {\"op\": \"sum u32 1..2^20\", \"result\": %llu, \"expected\": %llu, "
+         "\"ok\": %s", (unsigned long long)f->got, (unsigned long long)f->expect, f->check_ok ? "true" : "false");
+  if (f->check_err[0]) { printf(", \"error\": "); json_str(f->check_err); }
+  printf("}}\n");
+}
+
+static void print_text(const info_facts *f) {
+  const gp_device_info *info = &f->info;
+  const int cuda = f->used == GP_BACKEND_CUDA;
+  printf("gpuprims %s\n", gp_version());
+  if (cuda) printf("backend:        cuda\n");
+  else printf("backend:        cpu (%s)\n", f->why);
+  printf("device:         %s\n", info->name);
+  if (cuda) {
+    printf("SMs:            %d\n", info->sm_count);
+    printf("compute cap.:   %d.%d\n", info->cc_major, info->cc_minor);
+  } else {
+    printf("threads:        %d\n", info->threads);
+  }
+  printf("memory:         %.2f GiB\n", info->global_mem_bytes / (1024.0 * 1024 * 1024));
+  if (info->l2_bytes) printf("L2 cache:       %.1f MiB\n", info->l2_bytes / (1024.0 * 1024));
+  if (f->theo > 0)
+    printf("peak bandwidth: %.1f GB/s theoretical (%.0f MHz x %d-bit, double data rate)\n",
+           f->theo, info->mem_clock_khz / 1000.0, info->mem_bus_bits);
+  if (f->measured)
+    printf("measured:       %.1f GB/s read, %.1f GB/s copy (read+write)%s\n", f->rd, f->cp,
+           cuda ? "" : ", host memory, wall clock");
+  else if (f->measure)
+    printf("measured:       failed: %s\n", f->measure_err);
+  if (f->measured && f->theo > 0) printf("read / theory:  %.0f%%\n", 100.0 * f->rd / f->theo);
+  printf("self-check:     reduce sum u32 1..2^20 = %llu, expected n(n+1)/2 = %llu: %s\n",
+         (unsigned long long)f->got, (unsigned long long)f->expect,
+         f->check_ok ? "ok" : f->check_err[0] ? f->check_err : "WRONG");
+}
+
 int cmd_info(int argc, char **argv) {
   gp_backend want = GP_BACKEND_AUTO;
   int json = 0, measure = 1;
@@ -47,99 +164,13 @@ int cmd_info(int argc, char **argv) {
   }
   gp_context *ctx;
   if (!cli_create("info", want, &ctx)) return 1;
-  gp_backend used = gp_backend_of(ctx);
-  /* why the CPU, when AUTO did not take a GPU */
-  char why[600] = "";
-  if (used == GP_BACKEND_CPU) {
-    if (want == GP_BACKEND_CPU) {
-      snprintf(why, sizeof why, "asked for");
-    } else {
-      gp_context *probe = NULL;
-      (void)gp_create(&probe, GP_BACKEND_CUDA);
-      snprintf(why, sizeof why, "%s", probe ? gp_last_error(probe) : "no CUDA context");
-      gp_destroy(probe);
-      char *colon = strstr(why, "): "); /* keep the reason, drop the advice after it */
-      if (colon && strncmp(why, "no usable CUDA GPU", 18) == 0) colon[1] = '\0';
-      char *advice = strstr(why, ": use the CPU");
-      if (advice) *advice = '\0';
-    }
+  info_facts f;
+  if (gather(ctx, want, measure, &f)) {
+    gp_destroy(ctx);
+    return 1;
   }
-  gp_device_info info;
-  gp_status s = gp_get_device_info(ctx, &info);
-  if (s != GP_OK) { cli_fail("info", ctx, "gp_get_device_info", s); gp_destroy(ctx); return 1; }
-  double theo = 0;
-  if (info.mem_clock_khz > 0 && info.mem_bus_bits > 0)
-    theo = 2.0 * info.mem_clock_khz * 1e3 * (info.mem_bus_bits / 8.0) / 1e9;
-  double rd = 0, cp = 0;
-  int measured = 0;
-  char measure_err[512] = "";
-  if (measure) {
-    s = gp_measure_bandwidth(ctx, &rd, &cp);
-    if (s == GP_OK) measured = 1;
-    else snprintf(measure_err, sizeof measure_err, "%s", gp_last_error(ctx));
-  }
-  /* self-check: SUM of 1..2^20 as u32, which widens to u64 */
-  const size_t n = (size_t)1 << 20;
-  uint32_t *v = (uint32_t *)malloc(n * sizeof *v);
-  uint64_t got = 0, expect = (uint64_t)n * (n + 1) / 2;
-  int check_ok = 0;
-  char check_err[512] = "";
-  if (!v) {
-    snprintf(check_err, sizeof check_err, "out of host memory");
-  } else {
-    for (size_t i = 0; i < n; i++) v[i] = (uint32_t)(i + 1);
-    s = gp_reduce(ctx, GP_SUM, GP_U32, v, n, &got, GP_REDUCE_AUTO);
-    if (s != GP_OK) snprintf(check_err, sizeof check_err, "%s: %s", gp_status_string(s), gp_last_error(ctx));
-    else check_ok = got == expect;
-    free(v);
-  }
-
-  if (json) {
-    printf("{\"version\": ");
-    json_str(gp_version());
-    printf(", \"backend\": ");
-    json_str(gp_backend_name(used));
-    printf(", \"backend_reason\": ");
-    json_str(used == GP_BACKEND_CUDA ? "a usable CUDA GPU" : why);
-    printf(", \"device\": ");
-    json_str(info.name);
-    printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"cpu_threads\": %d",
-           info.sm_count, info.cc_major, info.cc_minor, info.threads);
-    printf(", \"memory_bytes\": %zu, \"l2_bytes\": %zu, \"mem_clock_mhz\": %.1f, \"mem_bus_bits\": %d",
-           info.global_mem_bytes, info.l2_bytes, info.mem_clock_khz / 1000.0, info.mem_bus_bits);
-    printf(", \"theoretical_gbs\": %.1f", theo);
-    if (measured) printf(", \"measured_read_gbs\": %.1f, \"measured_copy_gbs\": %.1f", rd, cp);
-    else if (measure) { printf(", \"measure_error\": "); json_str(measure_err); }
-    printf(", \"self_check\": {\"op\": \"sum u32 1..2^20\", \"result\": %llu, \"expected\": %llu, "
-           "\"ok\": %s", (unsigned long long)got, (unsigned long long)expect, check_ok ? "true" : "false");
-    if (check_err[0]) { printf(", \"error\": "); json_str(check_err); }
-    printf("}}\n");
-  } else {
-    printf("gpuprims %s\n", gp_version());
-    if (used == GP_BACKEND_CUDA) printf("backend:        cuda\n");
-    else printf("backend:        cpu (%s)\n", why);
-    printf("device:         %s\n", info.name);
-    if (used == GP_BACKEND_CUDA) {
-      printf("SMs:            %d\n", info.sm_count);
-      printf("compute cap.:   %d.%d\n", info.cc_major, info.cc_minor);
-    } else {
-      printf("threads:        %d\n", info.threads);
-    }
-    printf("memory:         %.2f GiB\n", info.global_mem_bytes / (1024.0 * 1024 * 1024));
-    if (info.l2_bytes) printf("L2 cache:       %.1f MiB\n", info.l2_bytes / (1024.0 * 1024));
-    if (theo > 0)
-      printf("peak bandwidth: %.1f GB/s theoretical (%.0f MHz x %d-bit, double data rate)\n",
-             theo, info.mem_clock_khz / 1000.0, info.mem_bus_bits);
-    if (measured)
-      printf("measured:       %.1f GB/s read, %.1f GB/s copy (read+write)%s\n", rd, cp,
-             used == GP_BACKEND_CPU ? ", host memory, wall clock" : "");
-    else if (measure)
-      printf("measured:       failed: %s\n", measure_err);
-    if (measured && theo > 0) printf("read / theory:  %.0f%%\n", 100.0 * rd / theo);
-    printf("self-check:     reduce sum u32 1..2^20 = %llu, expected n(n+1)/2 = %llu: %s\n",
-           (unsigned long long)got, (unsigned long long)expect,
-           check_ok ? "ok" : check_err[0] ? check_err : "WRONG");
-  }
+  if (json) print_json(&f);
+  else print_text(&f);
   gp_destroy(ctx);
-  return check_ok && (measured || !measure) ? 0 : 1;
+  return f.check_ok && (f.measured || !f.measure) ? 0 : 1;
 }

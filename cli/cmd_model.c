@@ -157,6 +157,83 @@ static unsigned long table_passes(const gp_div_step *st, size_t n, unsigned kern
   return p;
 }
 
+static void divergence_json(const opts *o, const gp_div_step *st, size_t n, const gp_div_total *tot,
+                            int have_i, const gp_div_total *itot) {
+  const unsigned W = o->cfg.warp ? o->cfg.warp : 32;
+  printf("{\"model\": \"divergence\", \"algo\": \"%s\", \"block\": %u, \"warp\": %u, \"steps\": [",
+         gp_model_algo_name(o->cfg.algo), o->cfg.block, W);
+  for (size_t k = 0; k < n; k++) {
+    printf("%s\n  {\"kernel\": %u, \"part\": \"%s\", \"step_s\": %ld, \"in_table\": %s, \"what\": ",
+           k ? "," : "", st[k].kernel, gp_model_part_name(st[k].part), st[k].step_s,
+           st[k].in_table ? "true" : "false");
+    json_str(st[k].what);
+    printf(", \"active_threads\": %u, \"active_warps\": %u, \"mixed_warps\": %u, "
+           "\"issue_passes\": %u}", st[k].active_threads, st[k].active_warps,
+           st[k].mixed_warps, st[k].issue_passes);
+  }
+  printf("],\n ");
+  json_sum("table", &tot->table);
+  printf(",\n ");
+  json_sum("kernel", &tot->kernel);
+  if (have_i) printf(",\n \"interleaved_table_issue_passes\": %lu", itot->table.issue_passes);
+  printf("}\n");
+}
+
+/* "-" for a statement outside the tree (step_s <= 0). */
+static const char *step_text(long step_s, char *buf, size_t size) {
+  if (step_s > 0) snprintf(buf, size, "%ld", step_s);
+  else snprintf(buf, size, "-");
+  return buf;
+}
+
+/* The chapter's table of kernel `kern` (of `kernels`): step, active threads, passes. */
+static void divergence_table(const opts *o, const gp_div_step *st, size_t n, unsigned kern,
+                             unsigned kernels) {
+  const int chapter = o->cfg.algo == GP_MODEL_INTERLEAVED || o->cfg.algo == GP_MODEL_SEQUENTIAL;
+  if (kernels == 2)
+    printf("%s\n", kern == 0 ? "phase 1 (each phase-1 block), sequential-addressing tree:"
+                             : "phase 2 (the one phase-2 block), sequential-addressing tree:");
+  printf("%-8s %-16s %-10s\n", "step_s", "active_threads", "issue_passes");
+  for (size_t k = 0; k < n; k++) {
+    if (!st[k].in_table || st[k].kernel != kern) continue;
+    char sbuf[24];
+    step_text(st[k].step_s, sbuf, sizeof sbuf);
+    if (chapter || kernels == 2)
+      printf("%-8s %-16lld %-10d\n", sbuf, (long long)st[k].active_threads, (int)st[k].issue_passes);
+    else
+      printf("%-8s %-16lld %-10d %s\n", sbuf, (long long)st[k].active_threads,
+             (int)st[k].issue_passes, st[k].what);
+  }
+  unsigned rows;
+  unsigned long p = table_passes(st, n, kern, &rows);
+  if (kernels == 2)
+    printf("\ntotal issue-passes across all %u steps (%s, phase %u): %lu\n\n", rows,
+           algo_phrase(o->cfg.algo), kern + 1, p);
+  else
+    printf("\ntotal issue-passes across all %u steps (%s): %lu\n", rows,
+           algo_phrase(o->cfg.algo), p);
+}
+
+/* Every statement of one block of each kernel, and the totals. */
+static void divergence_statements(const gp_div_step *st, size_t n, const gp_div_total *tot) {
+  printf("\nevery statement, one block of each kernel (the table rows are marked *):\n");
+  printf("  %-6s %-9s %-6s %-14s %-12s %-11s %-12s %s\n", "kernel", "part", "step_s",
+         "active_threads", "active_warps", "mixed_warps", "issue_passes", "statement");
+  for (size_t k = 0; k < n; k++) {
+    char sbuf[24];
+    step_text(st[k].step_s, sbuf, sizeof sbuf);
+    printf("%c %-6u %-9s %-6s %-14u %-12u %-11u %-12u %s\n", st[k].in_table ? '*' : ' ',
+           st[k].kernel + 1, gp_model_part_name(st[k].part), sbuf, st[k].active_threads,
+           st[k].active_warps, st[k].mixed_warps, st[k].issue_passes, st[k].what);
+  }
+  printf("\ntable: %lu divergent warp-steps (at most %u in one step), %lu warp issues of "
+         "the body, %.2f active lanes per issue\n",
+         tot->table.mixed_warps, tot->table.max_mixed_per_step, tot->table.active_warps,
+         tot->table.lanes_per_issue);
+  printf("every statement: %lu issue passes, %lu divergent warp-steps, %.2f active lanes per issue\n",
+         tot->kernel.issue_passes, tot->kernel.mixed_warps, tot->kernel.lanes_per_issue);
+}
+
 static int run_divergence(gp_context *ctx, opts *o) {
   gp_div_step st[GP_MODEL_MAX_STEPS];
   size_t n;
@@ -173,54 +250,13 @@ static int run_divergence(gp_context *ctx, opts *o) {
   gp_div_total itot;
   int have_i = gp_model_divergence(ctx, &ic, NULL, 0, NULL, &itot) == GP_OK;
   if (o->json) {
-    printf("{\"model\": \"divergence\", \"algo\": \"%s\", \"block\": %u, \"warp\": %u, \"steps\": [",
-           gp_model_algo_name(o->cfg.algo), o->cfg.block, W);
-    for (size_t k = 0; k < n; k++) {
-      printf("%s\n  {\"kernel\": %u, \"part\": \"%s\", \"step_s\": %ld, \"in_table\": %s, \"what\": ",
-             k ? "," : "", st[k].kernel, gp_model_part_name(st[k].part), st[k].step_s,
-             st[k].in_table ? "true" : "false");
-      json_str(st[k].what);
-      printf(", \"active_threads\": %u, \"active_warps\": %u, \"mixed_warps\": %u, "
-             "\"issue_passes\": %u}", st[k].active_threads, st[k].active_warps,
-             st[k].mixed_warps, st[k].issue_passes);
-    }
-    printf("],\n ");
-    json_sum("table", &tot.table);
-    printf(",\n ");
-    json_sum("kernel", &tot.kernel);
-    if (have_i) printf(",\n \"interleaved_table_issue_passes\": %lu", itot.table.issue_passes);
-    printf("}\n");
+    divergence_json(o, st, n, &tot, have_i, &itot);
     return 0;
   }
-  const int chapter = o->cfg.algo == GP_MODEL_INTERLEAVED || o->cfg.algo == GP_MODEL_SEQUENTIAL;
   printf("model divergence: %s, block %u, warp %u (%u warps)\n\n", gp_model_algo_name(o->cfg.algo),
          o->cfg.block, W, (o->cfg.block + W - 1) / W);
   unsigned kernels = o->cfg.algo == GP_MODEL_TWO_PHASE ? 2 : 1;
-  for (unsigned kern = 0; kern < kernels; kern++) {
-    if (kernels == 2)
-      printf("%s\n", kern == 0 ? "phase 1 (each phase-1 block), sequential-addressing tree:"
-                               : "phase 2 (the one phase-2 block), sequential-addressing tree:");
-    printf("%-8s %-16s %-10s\n", "step_s", "active_threads", "issue_passes");
-    for (size_t k = 0; k < n; k++) {
-      if (!st[k].in_table || st[k].kernel != kern) continue;
-      char sbuf[24];
-      if (st[k].step_s > 0) snprintf(sbuf, sizeof sbuf, "%ld", st[k].step_s);
-      else snprintf(sbuf, sizeof sbuf, "-");
-      if (chapter || kernels == 2)
-        printf("%-8s %-16lld %-10d\n", sbuf, (long long)st[k].active_threads, (int)st[k].issue_passes);
-      else
-        printf("%-8s %-16lld %-10d %s\n", sbuf, (long long)st[k].active_threads,
-               (int)st[k].issue_passes, st[k].what);
-    }
-    unsigned rows;
-    unsigned long p = table_passes(st, n, kern, &rows);
-    if (kernels == 2)
-      printf("\ntotal issue-passes across all %u steps (%s, phase %u): %lu\n\n", rows,
-             algo_phrase(o->cfg.algo), kern + 1, p);
-    else
-      printf("\ntotal issue-passes across all %u steps (%s): %lu\n", rows,
-             algo_phrase(o->cfg.algo), p);
-  }
+  for (unsigned kern = 0; kern < kernels; kern++) divergence_table(o, st, n, kern, kernels);
   if (kernels == 2)
     printf("total issue-passes of both trees (one block of each phase): %lu\n",
            tot.table.issue_passes);
@@ -234,23 +270,7 @@ static int run_divergence(gp_context *ctx, opts *o) {
              itot.table.issue_passes, tot.table.issue_passes,
              (double)itot.table.issue_passes / (double)tot.table.issue_passes);
   }
-  printf("\nevery statement, one block of each kernel (the table rows are marked *):\n");
-  printf("  %-6s %-9s %-6s %-14s %-12s %-11s %-12s %s\n", "kernel", "part", "step_s",
-         "active_threads", "active_warps", "mixed_warps", "issue_passes", "statement");
-  for (size_t k = 0; k < n; k++) {
-    char sbuf[24];
-    if (st[k].step_s > 0) snprintf(sbuf, sizeof sbuf, "%ld", st[k].step_s);
-    else snprintf(sbuf, sizeof sbuf, "-");
-    printf("%c %-6u %-9s %-6s %-14u %-12u %-11u %-12u %s\n", st[k].in_table ? '*' : ' ',
-           st[k].kernel + 1, gp_model_part_name(st[k].part), sbuf, st[k].active_threads,
-           st[k].active_warps, st[k].mixed_warps, st[k].issue_passes, st[k].what);
-  }
-  printf("\ntable: %lu divergent warp-steps (at most %u in one step), %lu warp issues of "
-         "the body, %.2f active lanes per issue\n",
-         tot.table.mixed_warps, tot.table.max_mixed_per_step, tot.table.active_warps,
-         tot.table.lanes_per_issue);
-  printf("every statement: %lu issue passes, %lu divergent warp-steps, %.2f active lanes per issue\n",
-         tot.kernel.issue_passes, tot.kernel.mixed_warps, tot.kernel.lanes_per_issue);
+  divergence_statements(st, n, &tot);
   return 0;
 }
 
@@ -357,6 +377,66 @@ static const char *design_phrase(gp_span_design d) {
   return "?";
 }
 
+static void span_json(const opts *o, const gp_span_result *r, int first, int last, unsigned T2) {
+  printf("{\"model\": \"span\", \"n\": %llu, \"blocks\": %llu, \"block\": %u, \"phase2_block\": %u, "
+         "\"designs\": [", (unsigned long long)o->n, (unsigned long long)o->blocks, o->cfg.block, T2);
+  for (int d = first; d <= last; d++) {
+    const gp_span_result *x = &r[d];
+    printf("%s\n {\"design\": \"%s\", \"launch_boundaries\": %u, \"span_levels\": %llu, "
+           "\"span_levels_loops\": %llu, \"span_steps\": %llu, \"work_adds\": %llu, "
+           "\"work_combines\": %llu, \"stages\": [", d > first ? "," : "",
+           gp_span_design_name((gp_span_design)d), x->launch_boundaries,
+           (unsigned long long)x->span_levels, (unsigned long long)x->span_levels_loops,
+           (unsigned long long)x->span_steps, (unsigned long long)x->work_adds,
+           (unsigned long long)x->work_combines);
+    for (unsigned i = 0; i < x->nstages; i++) {
+      printf("%s\n   ", i ? "," : "");
+      print_stage_json(&x->stage[i]);
+    }
+    printf("]}");
+  }
+  printf("]}\n");
+}
+
+/* One design's launches (1, 2 or 2a, 2b, ...), its span three ways and its work. */
+static void span_design(const opts *o, const gp_span_result *x, gp_span_design d) {
+  printf("\n%s:\n", design_phrase(d));
+  printf("  %-6s %-12s %-8s %-7s %-9s %-11s %-10s %-11s %-13s %-13s %s\n", "launch", "inputs",
+         "blocks", "threads", "loop_len", "loop_levels", "tree_steps", "tree_levels", "adds",
+         "combines", "unread");
+  for (unsigned i = 0; i < x->nstages; i++) {
+    const gp_span_stage *s = &x->stage[i];
+    char name[16];
+    if (i == 0) snprintf(name, sizeof name, "1");
+    else if (x->nstages == 2) snprintf(name, sizeof name, "2");
+    else snprintf(name, sizeof name, "2%c", 'a' + (i - 1) % 26);
+    printf("  %-6s %-12llu %-8llu %-7u %-9llu %-11llu %-10u %-11u %-13llu %-13llu %llu\n", name,
+           (unsigned long long)s->inputs, (unsigned long long)s->blocks, s->threads,
+           (unsigned long long)s->loop_len, (unsigned long long)s->loop_levels, s->tree_steps,
+           s->tree_levels, (unsigned long long)s->adds, (unsigned long long)s->combines,
+           (unsigned long long)s->unread);
+  }
+  printf("  span (tree levels + launch boundaries, the chapter's measure): ");
+  for (unsigned i = 0; i < x->nstages; i++)
+    printf("%s%u", i ? " + 1 + " : "", x->stage[i].tree_levels);
+  printf(" = %llu\n", (unsigned long long)x->span_levels);
+  printf("  span with the grid-stride loops' levels: ");
+  for (unsigned i = 0; i < x->nstages; i++)
+    printf("%s%llu + %u", i ? " + 1 + " : "", (unsigned long long)x->stage[i].loop_levels,
+           x->stage[i].tree_levels);
+  printf(" = %llu\n", (unsigned long long)x->span_levels_loops);
+  printf("  executed steps (grid-stride loop length + tree steps, + 1 per launch boundary): ");
+  for (unsigned i = 0; i < x->nstages; i++)
+    printf("%s%llu + %u", i ? " + 1 + " : "",
+           (unsigned long long)(x->stage[i].grid_stride ? x->stage[i].loop_len : 0),
+           x->stage[i].tree_steps);
+  printf(" = %llu\n", (unsigned long long)x->span_steps);
+  printf("  work: %llu additions executed, %llu of two real values (n - 1 = %llu)%s\n",
+         (unsigned long long)x->work_adds, (unsigned long long)x->work_combines,
+         (unsigned long long)(o->n - 1),
+         x->work_combines == o->n - 1 ? "" : "  <- WRONG SUM: some values are never read");
+}
+
 static int run_span(gp_context *ctx, opts *o) {
   if (!o->n || !o->blocks || !o->cfg.block) {
     cli_error(CMD, "span needs --n, --blocks and --block");
@@ -374,24 +454,7 @@ static int run_span(gp_context *ctx, opts *o) {
   }
   const unsigned T2 = o->phase2_block ? o->phase2_block : o->cfg.block;
   if (o->json) {
-    printf("{\"model\": \"span\", \"n\": %llu, \"blocks\": %llu, \"block\": %u, \"phase2_block\": %u, "
-           "\"designs\": [", (unsigned long long)o->n, (unsigned long long)o->blocks, o->cfg.block, T2);
-    for (int d = first; d <= last; d++) {
-      const gp_span_result *x = &r[d];
-      printf("%s\n {\"design\": \"%s\", \"launch_boundaries\": %u, \"span_levels\": %llu, "
-             "\"span_levels_loops\": %llu, \"span_steps\": %llu, \"work_adds\": %llu, "
-             "\"work_combines\": %llu, \"stages\": [", d > first ? "," : "",
-             gp_span_design_name((gp_span_design)d), x->launch_boundaries,
-             (unsigned long long)x->span_levels, (unsigned long long)x->span_levels_loops,
-             (unsigned long long)x->span_steps, (unsigned long long)x->work_adds,
-             (unsigned long long)x->work_combines);
-      for (unsigned i = 0; i < x->nstages; i++) {
-        printf("%s\n   ", i ? "," : "");
-        print_stage_json(&x->stage[i]);
-      }
-      printf("]}");
-    }
-    printf("]}\n");
+    span_json(o, r, first, last, T2);
     return 0;
   }
   const gp_span_stage *p1 = &r[first].stage[0];
@@ -399,44 +462,7 @@ static int run_span(gp_context *ctx, opts *o) {
          (unsigned long long)o->n, (unsigned long long)o->blocks, o->cfg.block, T2);
   printf("phase 1 grid-stride loop: %llu elements for the busiest thread (stride %llu)\n",
          (unsigned long long)p1->loop_len, (unsigned long long)(o->blocks * o->cfg.block));
-  for (int d = first; d <= last; d++) {
-    const gp_span_result *x = &r[d];
-    printf("\n%s:\n", design_phrase((gp_span_design)d));
-    printf("  %-6s %-12s %-8s %-7s %-9s %-11s %-10s %-11s %-13s %-13s %s\n", "launch", "inputs",
-           "blocks", "threads", "loop_len", "loop_levels", "tree_steps", "tree_levels", "adds",
-           "combines", "unread");
-    for (unsigned i = 0; i < x->nstages; i++) {
-      const gp_span_stage *s = &x->stage[i];
-      char name[16];
-      if (i == 0) snprintf(name, sizeof name, "1");
-      else if (x->nstages == 2) snprintf(name, sizeof name, "2");
-      else snprintf(name, sizeof name, "2%c", 'a' + (i - 1) % 26);
-      printf("  %-6s %-12llu %-8llu %-7u %-9llu %-11llu %-10u %-11u %-13llu %-13llu %llu\n", name,
-             (unsigned long long)s->inputs, (unsigned long long)s->blocks, s->threads,
-             (unsigned long long)s->loop_len, (unsigned long long)s->loop_levels, s->tree_steps,
-             s->tree_levels, (unsigned long long)s->adds, (unsigned long long)s->combines,
-             (unsigned long long)s->unread);
-    }
-    printf("  span (tree levels + launch boundaries, the chapter's measure): ");
-    for (unsigned i = 0; i < x->nstages; i++)
-      printf("%s%u", i ? " + 1 + " : "", x->stage[i].tree_levels);
-    printf(" = %llu\n", (unsigned long long)x->span_levels);
-    printf("  span with the grid-stride loops' levels: ");
-    for (unsigned i = 0; i < x->nstages; i++)
-      printf("%s%llu + %u", i ? " + 1 + " : "", (unsigned long long)x->stage[i].loop_levels,
-             x->stage[i].tree_levels);
-    printf(" = %llu\n", (unsigned long long)x->span_levels_loops);
-    printf("  executed steps (grid-stride loop length + tree steps, + 1 per launch boundary): ");
-    for (unsigned i = 0; i < x->nstages; i++)
-      printf("%s%llu + %u", i ? " + 1 + " : "",
-             (unsigned long long)(x->stage[i].grid_stride ? x->stage[i].loop_len : 0),
-             x->stage[i].tree_steps);
-    printf(" = %llu\n", (unsigned long long)x->span_steps);
-    printf("  work: %llu additions executed, %llu of two real values (n - 1 = %llu)%s\n",
-           (unsigned long long)x->work_adds, (unsigned long long)x->work_combines,
-           (unsigned long long)(o->n - 1),
-           x->work_combines == o->n - 1 ? "" : "  <- WRONG SUM: some values are never read");
-  }
+  for (int d = first; d <= last; d++) span_design(o, &r[d], (gp_span_design)d);
   return 0;
 }
 

@@ -225,12 +225,9 @@ gp_status md_build(gp_context *ctx, const gp_model_config *cfg, md_desc *d) {
   return md_build_limit(ctx, cfg, d, 1024);
 }
 
-gp_status md_build_limit(gp_context *ctx, const gp_model_config *cfg, md_desc *d,
-                         unsigned max_block) {
-  if (!cfg) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "the model config is NULL");
-  memset(d, 0, sizeof *d);
-  d->cfg = *cfg;
-  gp_model_config *c = &d->cfg;
+/* Fills the defaults of c (warp 32, 32 banks of 4 bytes, 4-byte elements, 64 partials)
+ * and checks it: GP_OK or the failure, in words, through ctx. */
+static gp_status check_config(gp_context *ctx, gp_model_config *c, unsigned max_block) {
   if ((unsigned)c->algo >= GP_MODEL_ALGO_COUNT)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "unknown model algorithm %d: use one of interleaved, interleaved-strided, "
@@ -262,6 +259,40 @@ gp_status md_build_limit(gp_context *ctx, const gp_model_config *cfg, md_desc *d
                      "(partials = %u); see gpuprims model span for more", c->block, c->block,
                      c->partials);
   }
+  return GP_OK;
+}
+
+/* The statements of the warp-shuffle kernels (seed 003, 6.24) and of Shared_mem_sum,
+ * their shared-memory twin. */
+static void add_warp_steps(md_desc *d) {
+  const gp_model_config *c = &d->cfg;
+  const int sh = c->algo == GP_MODEL_WARP_SHARED;
+  d->lane = lane_warp;
+  add_step(d, 0, GP_PART_LOAD, -1, 0, sh ? "thread_calcs[tid] = f(x)" : "v = in[i]");
+  for (long off = (long)c->warp / 2; off > 0; off /= 2)
+    add_step(d, 0, GP_PART_WARP_TREE, off, 1,
+             sh ? "vals[lane] += vals[(lane+diff)%W]" : "v += shfl_down(v, off)");
+  add_step(d, 0, GP_PART_HANDOFF, -3, 1,
+           sh ? "if (lane == 0) warp_sum_arr[warp] = r" : "if (lane == 0) warp_sums[warp] = v");
+  add_step(d, 0, GP_PART_HANDOFF, -4, 1,
+           sh ? "if (tid >= nwarps) warp_sum_arr[tid] = 0"
+              : "if (lane < nwarps) v = warp_sums[lane]");
+  /* in_table = 2 marks the second (warp 0) tree; it is a table row all the same */
+  for (long off = (long)c->warp / 2; off > 0; off /= 2)
+    add_step(d, 0, GP_PART_WARP_TREE, off, 2,
+             sh ? "warp 0: warp_sum_arr[lane] += [(lane+diff)%W]"
+                : "warp 0: v += shfl_down(v, off)");
+  add_step(d, 0, GP_PART_EPILOGUE, -1, 0, "if (tid == 0) atomicAdd(out, v)");
+}
+
+gp_status md_build_limit(gp_context *ctx, const gp_model_config *cfg, md_desc *d,
+                         unsigned max_block) {
+  if (!cfg) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "the model config is NULL");
+  memset(d, 0, sizeof *d);
+  d->cfg = *cfg;
+  gp_model_config *c = &d->cfg;
+  gp_status s = check_config(ctx, c, max_block);
+  if (s != GP_OK) return s;
   d->log2_block = md_log2(c->block);
   d->log2_warp = md_log2(c->warp);
   d->nwarps = (c->block + c->warp - 1) / c->warp;
@@ -291,26 +322,9 @@ gp_status md_build_limit(gp_context *ctx, const gp_model_config *cfg, md_desc *d
     add_step(d, 1, GP_PART_EPILOGUE, -1, 0, "if (tid == 0) out[0] = sdata[0]");
     break;
   case GP_MODEL_WARP_ATOMIC:
-  case GP_MODEL_WARP_SHARED: {
-    const int sh = c->algo == GP_MODEL_WARP_SHARED;
-    d->lane = lane_warp;
-    add_step(d, 0, GP_PART_LOAD, -1, 0, sh ? "thread_calcs[tid] = f(x)" : "v = in[i]");
-    for (long off = (long)c->warp / 2; off > 0; off /= 2)
-      add_step(d, 0, GP_PART_WARP_TREE, off, 1,
-               sh ? "vals[lane] += vals[(lane+diff)%W]" : "v += shfl_down(v, off)");
-    add_step(d, 0, GP_PART_HANDOFF, -3, 1,
-             sh ? "if (lane == 0) warp_sum_arr[warp] = r" : "if (lane == 0) warp_sums[warp] = v");
-    add_step(d, 0, GP_PART_HANDOFF, -4, 1,
-             sh ? "if (tid >= nwarps) warp_sum_arr[tid] = 0"
-                : "if (lane < nwarps) v = warp_sums[lane]");
-    /* in_table = 2 marks the second (warp 0) tree; it is a table row all the same */
-    for (long off = (long)c->warp / 2; off > 0; off /= 2)
-      add_step(d, 0, GP_PART_WARP_TREE, off, 2,
-               sh ? "warp 0: warp_sum_arr[lane] += [(lane+diff)%W]"
-                  : "warp 0: v += shfl_down(v, off)");
-    add_step(d, 0, GP_PART_EPILOGUE, -1, 0, "if (tid == 0) atomicAdd(out, v)");
+  case GP_MODEL_WARP_SHARED:
+    add_warp_steps(d);
     break;
-  }
   }
   return GP_OK;
 }

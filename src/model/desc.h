@@ -68,10 +68,10 @@ void md_divergence_step(const md_desc *d, size_t k, gp_div_step *out);
 void md_sum_add(gp_div_sum *sum, const gp_div_step *st);
 void md_sum_finish(gp_div_sum *sum);
 
-/* Runs the value flow of the steps of `kernel` in part TREE (or every part if
- * tree_only is 0) with slots [0, live) of sdata (tree algorithms) live at depth 0.
- * Returns the deepest live slot's depth; *combines gets additions of two live values,
- * *adds the additions executed. Needs scratch of MD_NSLOTS(d) ints and flags. */
+/* Runs the value flow of kernel `kernel`'s TREE steps with sdata slots [0, live) live
+ * at depth 0. Returns the deepest live slot's depth (0 when its MD_NSLOTS(d) scratch
+ * cannot be allocated). When not NULL, *combines gets the additions of two live values
+ * and *adds the additions executed by active lanes, live or not. */
 unsigned md_tree_levels(const md_desc *d, unsigned kernel, unsigned live,
                         unsigned long *combines, unsigned long *adds);
 

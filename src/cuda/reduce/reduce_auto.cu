@@ -292,15 +292,14 @@ static unsigned auto_grid(gp_context *ctx, unsigned nv) {
   return (nv + waves - 1) / waves;
 }
 
-/* Launches policy P with the load mode the input's alignment and size call for. */
+/* Launches policy P with the load mode the input's alignment and size call for;
+ * returns the grid it launched. */
 template <typename T, typename P, typename Out>
-static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratch, Out *out,
-                            int launch) {
+static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratch, Out *out) {
   const unsigned nv = gp_rt_auto_vblocks(n, sizeof(T));
   typename P::H *partials = static_cast<typename P::H *>(scratch);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   unsigned g;
-  if (!launch) return auto_grid<T, P, Out, GP_LOAD_VEC>(ctx, nv);
   const unsigned slot = __atomic_fetch_add(&g_ticket_next, 1u, __ATOMIC_RELAXED) % GP_TICKET_SLOTS;
   if ((uintptr_t)in % GP_AUTO_VEC_BYTES != 0) {
     g = auto_grid<T, P, Out, GP_LOAD_SCALAR>(ctx, nv);
@@ -318,31 +317,14 @@ static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratc
   return g;
 }
 
-/* launch = 0: only the grid it would use. Float MIN/MAX take the keyed policy. */
-template <typename T, typename A, typename Op>
-static unsigned auto_dispatch(gp_context *ctx, const void *vin, size_t n, void *scratch,
-                              void *vout, int launch) {
-  typedef typename gp_rout<T, A>::type Out;
-  const T *in = static_cast<const T *>(vin);
-  Out *out = static_cast<Out *>(vout);
-  return launch_auto<T, typename gp_auto_fast<T, A, Op>::type, Out>(ctx, in, n, scratch, out, launch);
-}
-
-template <typename T, typename A, typename Op>
-static unsigned grid_for(gp_context *ctx, size_t n) {
-  return auto_dispatch<T, A, Op>(ctx, NULL, n, NULL, NULL, 0);
-}
-
+/* Float MIN/MAX take the keyed policy. */
 template <typename T, typename A, typename Op>
 static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scratch, void *vout) {
-  const unsigned grid = auto_dispatch<T, A, Op>(ctx, vin, n, scratch, vout, 1);
+  typedef typename gp_rout<T, A>::type Out;
+  const unsigned grid = launch_auto<T, typename gp_auto_fast<T, A, Op>::type, Out>(
+      ctx, static_cast<const T *>(vin), n, scratch, static_cast<Out *>(vout));
   GP_LAUNCH_CHECK(ctx, "gp_reduce_auto_kernel", grid, GP_AUTO_THREADS, 0);
   return GP_OK;
-}
-
-extern "C" unsigned gp_cuda_reduce_auto_grid(gp_context *ctx, gp_op op, gp_dtype type, size_t n) {
-  GP_REDUCE_DISPATCH(grid_for, double, op, type, ctx, n)
-  return 0;
 }
 
 extern "C" gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type,

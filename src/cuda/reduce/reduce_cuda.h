@@ -35,9 +35,6 @@ gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const vo
  * number of virtual blocks; 0 = the automatic choice) to show the bits do not depend
  * on it. Process-wide. */
 void gp_cuda_reduce_auto_force_grid(unsigned grid);
-/* The physical grid the AUTO kernel would use for n elements of `type` (after any
- * forcing); for benchmarks and tests. */
-unsigned gp_cuda_reduce_auto_grid(gp_context *ctx, gp_op op, gp_dtype type, size_t n);
 
 /* Scratch layout of the seed tree (INTERLEAVED/SEQUENTIAL): two ping-pong partial
  * buffers of 8-byte slots; the second starts at this offset. */
