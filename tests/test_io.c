@@ -5,7 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
 #include "check.h"
-#include "io/io.h"
+#include "io/formats.h"
 
 #include <errno.h>
 #include <stdint.h>
