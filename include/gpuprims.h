@@ -11,6 +11,15 @@
  *    call is asynchronous on the context's stream (see gp_set_stream); otherwise it
  *    returns when the result is in the caller's memory.
  *  - Sizes are size_t: arrays of more than 2^32 elements work.
+ *  - Threads: a context is used by one host thread at a time (calls on one context
+ *    must not overlap; handing it to another thread between calls is fine). Separate
+ *    contexts are fully independent, on one GPU or several, and may be used from
+ *    different threads at once: the library keeps no mutable global state except
+ *    behind atomics (tests/test_threads.c checks 16 threads bit-exact against one).
+ *    A CUDA context belongs to the device that was current (cudaSetDevice) on the
+ *    thread that created it; a thread that uses it must have that device current.
+ *    The functions that take no context (names, gp_version, gp_dtype_size, ...) are
+ *    safe from any thread.
  */
 #ifndef GPUPRIMS_H
 #define GPUPRIMS_H
