@@ -1,11 +1,14 @@
-/* Shared helpers of the gpuprims subcommands. */
+/* Shared helpers of the gpuprims subcommands: messages, number parsing, contexts,
+ * the --help footer, JSON strings, and the signal handling around output files. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli_util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
@@ -79,4 +82,78 @@ void cli_fail(const char *cmd, gp_context *ctx, const char *what, gp_status s) {
   const char *msg = gp_last_error(ctx);
   cli_error(cmd, "%s failed (%s): %s", what, gp_status_string(s),
             (msg && *msg) ? msg : "no further detail");
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "gpuprims %s: warning: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+void cli_help_footer(FILE *f) {
+  fprintf(f,
+          "\nsizes: a whole number, 2^K, or a binary suffix: 16k = 2^14, 16M = 2^24,\n"
+          "       16G = 2^34 (k/M/G are 1024, 1024^2, 1024^3)\n"
+          "exit status: 0 success; 1 the operation failed (a file, the device, the data:\n"
+          "             the message says which); 2 usage error (bad option or value);\n"
+          "             130 interrupted by Ctrl-C (no output file is left half written)\n");
+}
+
+void cli_json_str(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
+/* Set while an output file is being written; a Ctrl-C then only marks itself pending. */
+static volatile sig_atomic_t saving, interrupted;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  if (saving) {
+    interrupted = 1;
+    return;
+  }
+  static const char msg[] = "\ngpuprims: interrupted\n";
+  ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)w;
+  _exit(EXIT_INTERRUPTED);
+}
+
+void cli_signals_init(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &sa, NULL); /* a closed pipe: EPIPE, reported */
+  sigaction(SIGXFSZ, &sa, NULL); /* over `ulimit -f`: EFBIG, reported */
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, NULL);
+}
+
+const char *cli_path(const char *path, int for_output) {
+  if (strcmp(path, "-") != 0) return path;
+  return for_output ? "/dev/stdout" : "/dev/stdin";
+}
+
+gp_status cli_save(const char *cmd, gp_context *ctx, const char *path, gp_file_format fmt,
+                   const gp_array *a) {
+  saving = 1;
+  gp_status s = gp_array_save(ctx, cli_path(path, 1), fmt, a);
+  saving = 0;
+  if (s != GP_OK) cli_fail(cmd, ctx, "writing the output", s);
+  if (interrupted) {
+    fprintf(stderr, "\ngpuprims: interrupted%s\n",
+            s == GP_OK ? " (after the output was complete)" : "");
+    exit(EXIT_INTERRUPTED);
+  }
+  return s;
 }

@@ -4,8 +4,10 @@
 
 #include "gpuprims.h"
 #include <stdint.h>
+#include <stdio.h>
 
 #define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130 /* as a shell reports a process ended by SIGINT */
 
 /* Prints "gpuprims <cmd>: <message>" to stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -24,5 +26,29 @@ int cli_parse_double(const char *s, double *v);
 int cli_create(const char *cmd, gp_backend b, gp_context **ctx);
 /* Prints "gpuprims <cmd>: <what>: <gp_last_error>" for a failed call. */
 void cli_fail(const char *cmd, gp_context *ctx, const char *what, gp_status s);
+/* Prints "gpuprims <cmd>: warning: <message>" to stderr. */
+void cli_warn(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The lines every --help ends with: size suffixes and exit codes. */
+void cli_help_footer(FILE *f);
+/* s as a JSON string literal (quotes, escapes) on stdout. */
+void cli_json_str(const char *s);
+
+/* Signals for the whole command, set once by main: a write that fails (a full disk,
+ * `ulimit -f`, a closed pipe) is an error message, not a silent death, and Ctrl-C
+ * ends the process at once (exit 130) except while an output file is being
+ * committed, which then finishes (or is rolled back) first. */
+void cli_signals_init(void);
+/* "-" is stdin (for_output = 0) or stdout (1); any other path is itself. */
+const char *cli_path(const char *path, int for_output);
+/* gp_array_save with Ctrl-C held off until the file is complete or rolled back.
+ * Returns GP_OK or the failure (reported as "<cmd>: writing the output failed ...");
+ * exits 130 when Ctrl-C came meanwhile. */
+gp_status cli_save(const char *cmd, gp_context *ctx, const char *path, gp_file_format fmt,
+                   const gp_array *a);
 
 #endif

@@ -1,11 +1,13 @@
 /* `gpuprims info`: the version, the backend in use (and why), the device, its
  * theoretical and measured peak bandwidth, and a self-check that the library works. */
+#define _POSIX_C_SOURCE 200809L
 #include "commands.h"
 #include "cli_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -16,18 +18,26 @@ static void usage(FILE *f) {
           "measured peak read and copy bandwidth, then a self-check: reduce SUM of 1..2^20\n"
           "(u32) on the backend against n(n+1)/2.\n"
           "  --json        the same as one JSON object\n"
-          "  --no-measure  skip the bandwidth measurement (quicker)\n");
+          "  --no-measure  skip the bandwidth measurement (quicker)\n"
+          "exit status 1 also when the self-check or the measurement fails.\n");
+  cli_help_footer(f);
 }
 
-static void json_str(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') printf("\\%c", c);
-    else if (c < 0x20) printf("\\u%04x", c);
-    else putchar(c);
+/* The CUDA runtime says "driver version is insufficient" both when there is no driver
+ * at all and when it is too old: tell them apart by the loaded kernel module. */
+static void no_gpu_reason(char *why, size_t len) {
+  if (strstr(why, "gpuprims was built without CUDA")) {
+    snprintf(why, len, "this build has no CUDA backend");
+    return;
   }
-  putchar('"');
+  int no_driver = access("/proc/driver/nvidia/version", F_OK) != 0;
+  if (strstr(why, "insufficient") && no_driver)
+    snprintf(why, len, "no NVIDIA driver or GPU found: the CPU backend is in use");
+  else if (strstr(why, "insufficient"))
+    snprintf(why, len, "the NVIDIA driver is older than this build's CUDA runtime needs: the "
+             "CPU backend is in use");
+  else if (strstr(why, "no CUDA-capable device") || strstr(why, "no devices found"))
+    snprintf(why, len, "no NVIDIA GPU found: the CPU backend is in use");
 }
 
 /* What `gpuprims info` found, for the text or the JSON. */
@@ -58,6 +68,7 @@ static void cpu_reason(gp_backend want, char *why, size_t size) {
   if (colon && strncmp(why, "no usable CUDA GPU", 18) == 0) colon[1] = '\0';
   char *advice = strstr(why, ": use the CPU");
   if (advice) *advice = '\0';
+  no_gpu_reason(why, size);
 }
 
 /* self-check: SUM of 1..2^20 as u32, which widens to u64 */
@@ -98,23 +109,23 @@ static int gather(gp_context *ctx, gp_backend want, int measure, info_facts *f) 
 static void print_json(const info_facts *f) {
   const gp_device_info *info = &f->info;
   printf("{\"version\": ");
-  json_str(gp_version());
+  cli_json_str(gp_version());
   printf(", \"backend\": ");
-  json_str(gp_backend_name(f->used));
+  cli_json_str(gp_backend_name(f->used));
   printf(", \"backend_reason\": ");
-  json_str(f->used == GP_BACKEND_CUDA ? "a usable CUDA GPU" : f->why);
+  cli_json_str(f->used == GP_BACKEND_CUDA ? "a usable CUDA GPU" : f->why);
   printf(", \"device\": ");
-  json_str(info->name);
+  cli_json_str(info->name);
   printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"cpu_threads\": %d",
          info->sm_count, info->cc_major, info->cc_minor, info->threads);
   printf(", \"memory_bytes\": %zu, \"l2_bytes\": %zu, \"mem_clock_mhz\": %.1f, \"mem_bus_bits\": %d",
          info->global_mem_bytes, info->l2_bytes, info->mem_clock_khz / 1000.0, info->mem_bus_bits);
   printf(", \"theoretical_gbs\": %.1f", f->theo);
   if (f->measured) printf(", \"measured_read_gbs\": %.1f, \"measured_copy_gbs\": %.1f", f->rd, f->cp);
-  else if (f->measure) { printf(", \"measure_error\": "); json_str(f->measure_err); }
+  else if (f->measure) { printf(", \"measure_error\": "); cli_json_str(f->measure_err); }
   printf(", \"self_check\": {\"op\": \"sum u32 1..2^20\", \"result\": %llu, \"expected\": %llu, "
          "\"ok\": %s", (unsigned long long)f->got, (unsigned long long)f->expect, f->check_ok ? "true" : "false");
-  if (f->check_err[0]) { printf(", \"error\": "); json_str(f->check_err); }
+  if (f->check_err[0]) { printf(", \"error\": "); cli_json_str(f->check_err); }
   printf("}}\n");
 }
 

@@ -22,7 +22,10 @@ static void usage(FILE *f) {
           "  span        work and span of the two-phase design (seed 000, 4.3)\n\n"
           "algorithms: interleaved, interleaved-strided, sequential, two-phase, warp-atomic,\n"
           "            warp-shared\n"
-          "block: a power of two, 1 .. 1024; warp: a power of two, 1 .. 64 (default 32)\n");
+          "block: a power of two, 1 .. 1024; warp: a power of two, 1 .. 64 (default 32)\n"
+          "Tables number the phases 1 and 2; the JSON gives both \"kernel\" (0, 1, as\n"
+          "gp_div_step.kernel) and \"phase\" (1, 2).\n");
+  cli_help_footer(f);
 }
 
 typedef struct opts {
@@ -64,6 +67,7 @@ static int parse(int argc, char **argv, opts *o) {
       o->have_algo = 1;
     } else if (strcmp(a, "--block") == 0) {
       if (!parse_unsigned(a, v, 1u << 30, &x)) return EXIT_USAGE;
+      if (x == 0) { cli_error(CMD, "--block must be a power of two, 1 .. 1024"); return EXIT_USAGE; }
       o->cfg.block = (unsigned)x;
     } else if (strcmp(a, "--warp") == 0) {
       if (!parse_unsigned(a, v, 1u << 30, &x)) return EXIT_USAGE;
@@ -94,8 +98,10 @@ static int parse(int argc, char **argv, opts *o) {
       o->have_stride = 1;
     } else if (strcmp(a, "--n") == 0) {
       if (!parse_unsigned(a, v, UINT64_MAX, &o->n)) return EXIT_USAGE;
+      if (o->n == 0) { cli_error(CMD, "--n must be at least 1 (elements to reduce)"); return EXIT_USAGE; }
     } else if (strcmp(a, "--blocks") == 0) {
       if (!parse_unsigned(a, v, 1u << 20, &o->blocks)) return EXIT_USAGE;
+      if (o->blocks == 0) { cli_error(CMD, "--blocks must be at least 1"); return EXIT_USAGE; }
     } else if (strcmp(a, "--phase2-block") == 0) {
       if (!parse_unsigned(a, v, 1u << 30, &x)) return EXIT_USAGE;
       o->phase2_block = (unsigned)x;
@@ -131,15 +137,6 @@ static const char *algo_phrase(gp_model_algo a) {
   return "?";
 }
 
-static void json_str(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') putchar('\\');
-    putchar(*s);
-  }
-  putchar('"');
-}
-
 static void json_sum(const char *name, const gp_div_sum *s) {
   printf("\"%s\": {\"steps\": %u, \"issue_passes\": %lu, \"active_threads\": %lu, "
          "\"active_warps\": %lu, \"mixed_warps\": %lu, \"max_mixed_per_step\": %u, "
@@ -163,10 +160,11 @@ static void divergence_json(const opts *o, const gp_div_step *st, size_t n, cons
   printf("{\"model\": \"divergence\", \"algo\": \"%s\", \"block\": %u, \"warp\": %u, \"steps\": [",
          gp_model_algo_name(o->cfg.algo), o->cfg.block, W);
   for (size_t k = 0; k < n; k++) {
-    printf("%s\n  {\"kernel\": %u, \"part\": \"%s\", \"step_s\": %ld, \"in_table\": %s, \"what\": ",
-           k ? "," : "", st[k].kernel, gp_model_part_name(st[k].part), st[k].step_s,
-           st[k].in_table ? "true" : "false");
-    json_str(st[k].what);
+    printf("%s\n  {\"kernel\": %u, \"phase\": %u, \"part\": \"%s\", \"step_s\": %ld, "
+           "\"in_table\": %s, \"what\": ",
+           k ? "," : "", st[k].kernel, st[k].kernel + 1, gp_model_part_name(st[k].part),
+           st[k].step_s, st[k].in_table ? "true" : "false");
+    cli_json_str(st[k].what);
     printf(", \"active_threads\": %u, \"active_warps\": %u, \"mixed_warps\": %u, "
            "\"issue_passes\": %u}", st[k].active_threads, st[k].active_warps,
            st[k].mixed_warps, st[k].issue_passes);
@@ -217,7 +215,7 @@ static void divergence_table(const opts *o, const gp_div_step *st, size_t n, uns
 /* Every statement of one block of each kernel, and the totals. */
 static void divergence_statements(const gp_div_step *st, size_t n, const gp_div_total *tot) {
   printf("\nevery statement, one block of each kernel (the table rows are marked *):\n");
-  printf("  %-6s %-9s %-6s %-14s %-12s %-11s %-12s %s\n", "kernel", "part", "step_s",
+  printf("  %-6s %-9s %-6s %-14s %-12s %-11s %-12s %s\n", "phase", "part", "step_s",
          "active_threads", "active_warps", "mixed_warps", "issue_passes", "statement");
   for (size_t k = 0; k < n; k++) {
     char sbuf[24];
@@ -322,9 +320,10 @@ static int run_banks(gp_context *ctx, opts *o) {
            "\"bank_bytes\": %u, \"elem_bytes\": %u, \"accesses\": [",
            gp_model_algo_name(o->cfg.algo), o->cfg.block, W, B, BB, EB);
     for (size_t k = 0; k < n; k++) {
-      printf("%s\n  {\"kernel\": %u, \"part\": \"%s\", \"step_s\": %ld, \"access\": ", k ? "," : "",
-             acc[k].kernel, gp_model_part_name(acc[k].part), acc[k].step_s);
-      json_str(acc[k].access);
+      printf("%s\n  {\"kernel\": %u, \"phase\": %u, \"part\": \"%s\", \"step_s\": %ld, "
+             "\"access\": ", k ? "," : "", acc[k].kernel, acc[k].kernel + 1,
+             gp_model_part_name(acc[k].part), acc[k].step_s);
+      cli_json_str(acc[k].access);
       printf(", \"store\": %s, \"warps\": %u, \"max_degree\": %u, \"wavefronts\": %lu, "
              "\"ideal\": %lu, \"conflicts\": %lu}", acc[k].is_store ? "true" : "false",
              acc[k].warps, acc[k].max_degree, acc[k].wavefronts, acc[k].ideal, acc[k].conflicts);
@@ -337,7 +336,7 @@ static int run_banks(gp_context *ctx, opts *o) {
   }
   printf("model banks: %s, block %u, warp %u, %u banks of %u bytes, %u-byte elements\n\n",
          gp_model_algo_name(o->cfg.algo), o->cfg.block, W, B, BB, EB);
-  printf("%-6s %-9s %-6s %-34s %-5s %-10s %-10s %-9s\n", "kernel", "part", "step_s", "access",
+  printf("%-6s %-9s %-6s %-34s %-5s %-10s %-10s %-9s\n", "phase", "part", "step_s", "access",
          "warps", "max_degree", "wavefronts", "conflicts");
   for (size_t k = 0; k < n; k++) {
     char sbuf[24];

@@ -20,7 +20,8 @@ static void usage(FILE *f) {
           "  --dtype    element type of a raw file (required) or a text file (default f64):\n"
           "             f32, f64, i32, i64, u32, u64; a .npy file carries its own\n"
           "  --format   npy, raw or text; default by extension (.npy; .txt/.csv; else raw)\n"
-          "exit status: 0 ok, 1 the file or the reduction failed, 2 usage error\n");
+          "FILE '-' is stdin (give --format). '--' ends the options.\n");
+  cli_help_footer(f);
 }
 
 int cmd_reduce(int argc, char **argv) {
@@ -30,10 +31,12 @@ int cmd_reduce(int argc, char **argv) {
   gp_backend backend = GP_BACKEND_AUTO;
   gp_dtype dtype = (gp_dtype)-1;
   gp_file_format fmt = GP_FILE_AUTO;
+  int options = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (cli_is_help(a)) { usage(stdout); return 0; }
-    if (a[0] == '-' && a[1] != '\0') {
+    if (options && strcmp(a, "--") == 0) { options = 0; continue; }
+    if (options && cli_is_help(a)) { usage(stdout); return 0; }
+    if (options && a[0] == '-' && a[1] != '\0') {
       int valued = strcmp(a, "--op") == 0 || strcmp(a, "--algo") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
                    strcmp(a, "--format") == 0;
@@ -76,7 +79,7 @@ int cmd_reduce(int argc, char **argv) {
   gp_context *ctx;
   if (!cli_create("reduce", backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
-  gp_status s = gp_array_load(ctx, path, fmt, dtype, &arr);
+  gp_status s = gp_array_load(ctx, cli_path(path, 0), fmt, dtype, &arr);
   if (s != GP_OK) {
     cli_error("reduce", "%s", gp_last_error(ctx));
     gp_destroy(ctx);

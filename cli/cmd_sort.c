@@ -23,7 +23,12 @@ static void usage(FILE *f) {
           "                f32, f64, i32, i64, u32, u64\n"
           "  --format      format of IN: npy, raw or text; default by extension\n"
           "                (.npy; .txt/.csv; anything else raw)\n"
-          "  --out-format  format of OUT; default by its extension\n");
+          "  --out-format  format of OUT; default by its extension\n\n"
+          "IN '-' is stdin (give --format), OUT '-' is stdout; '--' ends the options.\n"
+          "OUT is replaced only once complete: a temporary file beside it is renamed over\n"
+          "it, so IN may be OUT and a failed write never loses what OUT held; a symlink\n"
+          "OUT replaces its target; a device or pipe is written in place.\n");
+  cli_help_footer(f);
 }
 
 int cmd_sort(int argc, char **argv) {
@@ -34,8 +39,14 @@ int cmd_sort(int argc, char **argv) {
   gp_dtype dtype = (gp_dtype)-1;
   gp_file_format fmt = GP_FILE_AUTO, out_fmt = GP_FILE_AUTO;
   uint64_t seg = 0;
+  int options = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
+    if (options && strcmp(a, "--") == 0) {
+      options = 0;
+      continue;
+    }
+    if (!options) goto path;
     if (cli_is_help(a)) {
       usage(stdout);
       return 0;
@@ -44,7 +55,7 @@ int cmd_sort(int argc, char **argv) {
       desc = 1;
       continue;
     }
-    if (a[0] == '-' && a[1] == '-') {
+    if (a[0] == '-' && a[1] != '\0') {
       int valued = strcmp(a, "--algo") == 0 || strcmp(a, "--segment") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
                    strcmp(a, "--format") == 0 || strcmp(a, "--out-format") == 0;
@@ -80,6 +91,7 @@ int cmd_sort(int argc, char **argv) {
       }
       continue;
     }
+  path:
     if (npaths == 2) {
       cli_error("sort", "too many arguments: '%s' (usage: gpuprims sort IN OUT)", a);
       return EXIT_USAGE;
@@ -97,7 +109,7 @@ int cmd_sort(int argc, char **argv) {
   gp_context *ctx;
   if (!cli_create("sort", backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
-  gp_status s = gp_array_load(ctx, paths[0], fmt, dtype, &arr);
+  gp_status s = gp_array_load(ctx, cli_path(paths[0], 0), fmt, dtype, &arr);
   if (s != GP_OK) {
     cli_fail("sort", ctx, "reading the input", s);
     gp_destroy(ctx);
@@ -107,8 +119,7 @@ int cmd_sort(int argc, char **argv) {
   if (have_seg) s = gp_sort_segments(ctx, arr.dtype, arr.data, arr.n, (size_t)seg, order);
   else s = gp_sort(ctx, arr.dtype, arr.data, arr.n, order, algo);
   if (s == GP_OK) {
-    s = gp_array_save(ctx, paths[1], out_fmt, &arr);
-    if (s != GP_OK) cli_fail("sort", ctx, "writing the output", s);
+    s = cli_save("sort", ctx, paths[1], out_fmt, &arr);
   } else {
     cli_fail("sort", ctx, "sorting", s);
   }

@@ -28,9 +28,11 @@ static void usage(FILE *f) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\n  --version  print the version and the backends compiled in\n");
+  cli_help_footer(f);
 }
 
 int main(int argc, char **argv) {
+  cli_signals_init();
   if (argc < 2) {
     usage(stderr);
     return EXIT_USAGE;

@@ -11,6 +11,15 @@
  *    call is asynchronous on the context's stream (see gp_set_stream); otherwise it
  *    returns when the result is in the caller's memory.
  *  - Sizes are size_t: arrays of more than 2^32 elements work.
+ *  - Threads: a context is used by one host thread at a time (calls on one context
+ *    must not overlap; handing it to another thread between calls is fine). Separate
+ *    contexts are fully independent, on one GPU or several, and may be used from
+ *    different threads at once: the library keeps no mutable global state except
+ *    behind atomics (tests/test_threads.c checks 16 threads bit-exact against one).
+ *    A CUDA context belongs to the device that was current (cudaSetDevice) on the
+ *    thread that created it; a thread that uses it must have that device current.
+ *    The functions that take no context (names, gp_version, gp_dtype_size, ...) are
+ *    safe from any thread.
  */
 #ifndef GPUPRIMS_H
 #define GPUPRIMS_H
@@ -201,7 +210,12 @@ gp_status gp_array_load(gp_context *ctx, const char *path, gp_file_format fmt,
 /* Writes a (host memory) to path in fmt (AUTO: by extension as above), as a 1-d array.
  * NPY writes version 1.0, or 2.0 when the header would not fit; TEXT writes integers
  * exactly and floats with %.9g (F32) / %.17g (F64), which read back to the same bits.
- * On failure the partly written file is removed. */
+ * Nothing is lost whatever fails: a regular file (or a new path) is written to a
+ * temporary file in the same folder, fsync'd, and renamed over the target only when
+ * complete, keeping the old file's mode; on failure the temporary file is removed and
+ * the old file is as it was. A symlink is followed and its final target replaced (the
+ * link stays). Anything else (a device, a pipe, /dev/stdout and other /dev/ and /proc/
+ * paths) is written in place and never removed. */
 gp_status gp_array_save(gp_context *ctx, const char *path, gp_file_format fmt,
                         const gp_array *a);
 /* Frees a->data and sets a to {dtype, 0, NULL}. NULL is a no-op. */

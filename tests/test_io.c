@@ -5,11 +5,15 @@
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
 #include "check.h"
-#include "io/io.h"
+#include "io/formats.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -430,6 +434,129 @@ static void test_errors(gp_context *ctx) {
   CHECK_STATUS(gp_file_format_from_name("hdf5", &ff), GP_ERR_PARSE);
 }
 
+/* Temporary files gp_array_save left behind in the test folder. */
+static int leftover_tmp_files(void) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (strstr(e->d_name, ".gp-tmp-")) n++;
+  if (d) closedir(d);
+  return n;
+}
+
+static int same_bytes(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  int same = fa && fb, ca, cb;
+  while (same && ((ca = fgetc(fa)) != EOF) | ((cb = fgetc(fb)) != EOF)) same = ca == cb;
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return same;
+}
+
+/* Item 1 of issue 11: a failed save never removes or truncates what was there. */
+static void test_safe_output(gp_context *ctx) {
+  enum { N = 1 << 17 };
+  double *big = (double *)malloc(N * sizeof *big);
+  for (size_t i = 0; i < N; i++) big[i] = (double)i;
+  double small_v[3] = {3, 1, 2};
+  gp_array bigarr = {GP_F64, N, big}, small = {GP_F64, 3, small_v}, back = {GP_F64, 0, NULL};
+
+  /* replace an existing file: new contents, its mode kept, no temporary left */
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("keep.npy"), GP_FILE_AUTO, &small));
+  CHECK(chmod(tmp("keep.npy"), 0640) == 0);
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("keep.npy"), GP_FILE_AUTO, &bigarr));
+  struct stat st;
+  CHECK(stat(tmp("keep.npy"), &st) == 0 && (st.st_mode & 0777) == 0640);
+  CHECK_OK(ctx, gp_array_load(ctx, tmp("keep.npy"), GP_FILE_AUTO, GP_F64, &back));
+  CHECK_EQ_U64(back.n, N);
+  gp_array_free(&back);
+  CHECK_EQ_I64(leftover_tmp_files(), 0);
+
+  /* "File too large" half way through (RLIMIT_FSIZE, as `ulimit -f` does): the old
+   * file is intact and no temporary is left. In a child, so the limit stays there. */
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("orig.npy"), GP_FILE_AUTO, &small));
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("same.npy"), GP_FILE_AUTO, &small));
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {64 << 10, 64 << 10};
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(3);
+    gp_status s = gp_array_save(ctx, tmp("same.npy"), GP_FILE_AUTO, &bigarr);
+    _exit(s == GP_ERR_IO && strstr(gp_last_error(ctx), "File too large") ? 0 : 4);
+  }
+  int wst = 0;
+  CHECK(pid > 0 && waitpid(pid, &wst, 0) == pid);
+  CHECK_MSG(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "RLIMIT_FSIZE child: status %d", wst);
+  CHECK_MSG(same_bytes(tmp("same.npy"), tmp("orig.npy")), "same.npy changed by a failed save");
+  CHECK_EQ_I64(leftover_tmp_files(), 0);
+
+  /* a symlink: the link stays a link, its target gets the new contents */
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("target.npy"), GP_FILE_AUTO, &small));
+  CHECK(symlink("target.npy", tmp("link.npy")) == 0);
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("link.npy"), GP_FILE_AUTO, &bigarr));
+  CHECK(lstat(tmp("link.npy"), &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK_OK(ctx, gp_array_load(ctx, tmp("target.npy"), GP_FILE_AUTO, GP_F64, &back));
+  CHECK_EQ_U64(back.n, N);
+  gp_array_free(&back);
+  /* a dangling symlink (relative, through a second link) creates its target */
+  CHECK(symlink("link3.npy", tmp("link2.npy")) == 0);
+  CHECK(symlink("new-target.npy", tmp("link3.npy")) == 0);
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("link2.npy"), GP_FILE_AUTO, &small));
+  CHECK(lstat(tmp("link2.npy"), &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK(lstat(tmp("new-target.npy"), &st) == 0 && S_ISREG(st.st_mode));
+  /* a failed save through a link leaves the target whole */
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("target.npy"), GP_FILE_AUTO, &small));
+  fflush(NULL);
+  pid = fork();
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {64 << 10, 64 << 10};
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(3);
+    _exit(gp_array_save(ctx, tmp("link.npy"), GP_FILE_AUTO, &bigarr) == GP_ERR_IO ? 0 : 4);
+  }
+  CHECK(pid > 0 && waitpid(pid, &wst, 0) == pid);
+  CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+  CHECK(lstat(tmp("link.npy"), &st) == 0 && S_ISLNK(st.st_mode));
+  CHECK_MSG(same_bytes(tmp("target.npy"), tmp("orig.npy")), "link target changed by a failed save");
+  CHECK_EQ_I64(leftover_tmp_files(), 0);
+
+  /* a read-only file is refused, not replaced (root may write anything) */
+  if (geteuid() != 0) {
+    CHECK(chmod(tmp("orig.npy"), 0444) == 0);
+    CHECK_STATUS(gp_array_save(ctx, tmp("orig.npy"), GP_FILE_AUTO, &bigarr), GP_ERR_IO);
+    CHECK_ERROR_MENTIONS(ctx, "Permission denied");
+    CHECK(same_bytes(tmp("orig.npy"), tmp("same.npy")));
+  }
+
+  /* a device that fails stays a device */
+  if (access("/dev/full", W_OK) == 0) {
+    CHECK_STATUS(gp_array_save(ctx, "/dev/full", GP_FILE_NPY, &bigarr), GP_ERR_IO);
+    CHECK(stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+  }
+  /* a pipe whose reader goes away: written in place, the FIFO is still there */
+  CHECK(mkfifo(tmp("fifo"), 0600) == 0);
+  fflush(NULL);
+  pid = fork();
+  if (pid == 0) { /* reads 100 bytes, then closes */
+    char buf[100];
+    FILE *f = fopen(tmp("fifo"), "rb");
+    _exit(f && fread(buf, 1, sizeof buf, f) == sizeof buf ? 0 : 5);
+  }
+  void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+  CHECK_STATUS(gp_array_save(ctx, tmp("fifo"), GP_FILE_RAW, &bigarr), GP_ERR_IO);
+  CHECK_ERROR_MENTIONS(ctx, "Broken pipe");
+  signal(SIGPIPE, old);
+  CHECK(pid > 0 && waitpid(pid, &wst, 0) == pid && WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+  CHECK(lstat(tmp("fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
+  /* a directory is an error that names it */
+  CHECK_STATUS(gp_array_save(ctx, dir, GP_FILE_NPY, &small), GP_ERR_IO);
+  CHECK_ERROR_MENTIONS(ctx, "directory");
+  CHECK_EQ_I64(leftover_tmp_files(), 0);
+  free(big);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "%s/gpuprims_test_io_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
@@ -440,6 +567,7 @@ int main(void) {
   test_text(ctx);
   test_errors(ctx);
   test_big(ctx);
+  test_safe_output(ctx);
   gp_destroy(ctx);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

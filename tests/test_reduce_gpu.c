@@ -171,7 +171,7 @@ static void test_grid_invariance_and_repeats(void) {
       CHECK_OK(cpu, gp_reduce(cpu, GP_SUM, t, data, n, cout, GP_REDUCE_AUTO));
       uint64_t want = rt_out_bits(GP_SUM, t, cout), got;
       for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
-        gp_cuda_reduce_auto_force_grid(grids[g]);
+        gp_cuda_reduce_auto_force_grid(gpu, grids[g]);
         for (int rep = 0; rep < 2; rep++) {
           if (!gpu_run(GP_SUM, t, data, n, GP_REDUCE_AUTO, rep ? MEM_DEVICE_MISALIGNED : MEM_DEVICE,
                        &got))
@@ -181,7 +181,7 @@ static void test_grid_invariance_and_repeats(void) {
                     (unsigned long long)want);
         }
       }
-      gp_cuda_reduce_auto_force_grid(0);
+      gp_cuda_reduce_auto_force_grid(gpu, 0);
       for (size_t b = 0; b < 3; b++) {
         CHECK_OK(gpu, gp_set_two_phase_blocks(gpu, tp_blocks[b]));
         CHECK_OK(cpu, gp_set_two_phase_blocks(cpu, tp_blocks[b]));
@@ -344,14 +344,14 @@ static void test_minmax_keys(void) {
           CHECK_OK(cpu, gp_reduce(cpu, op, t, data, n, cout, GP_REDUCE_AUTO));
           uint64_t want = rt_out_bits(op, t, cout), got;
           for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
-            gp_cuda_reduce_auto_force_grid(grids[g]);
+            gp_cuda_reduce_auto_force_grid(gpu, grids[g]);
             for (int mem = MEM_DEVICE; mem <= MEM_DEVICE_MISALIGNED; mem++)
               if (gpu_run(op, t, data, n, GP_REDUCE_AUTO, mem, &got))
                 CHECK_MSG(got == want, "keyed %s %s n=%zu kind %d grid %u %s: %#llx != cpu %#llx",
                           gp_op_name(op), gp_dtype_name(t), n, kind, grids[g], mem_name[mem],
                           (unsigned long long)got, (unsigned long long)want);
           }
-          gp_cuda_reduce_auto_force_grid(0);
+          gp_cuda_reduce_auto_force_grid(gpu, 0);
         }
       }
     }

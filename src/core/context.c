@@ -130,6 +130,7 @@ void gp_destroy(gp_context *ctx) {
   if (ctx->backend == GP_BACKEND_CUDA) {
     (void)cudaStreamSynchronize((cudaStream_t)ctx->stream);
     if (ctx->ws) (void)cudaFree(ctx->ws);
+    if (ctx->reduce_tickets) (void)cudaFree(ctx->reduce_tickets);
     if (ctx->pinned) (void)cudaFreeHost(ctx->pinned);
     gp_host_io_free(ctx);
     (void)cudaGetLastError();

@@ -31,6 +31,12 @@ struct gp_context {
   void *pinned;
   size_t pinned_bytes;
   unsigned two_phase_blocks;    /* 0: the chapter's 64 */
+  /* GP_REDUCE_AUTO on CUDA (src/cuda/reduce/reduce_auto.cu): this context's ticket
+   * counters (device memory, allocated on first use), the next one to take, and the
+   * tests' forced grid (0: automatic) */
+  void *reduce_tickets;
+  unsigned reduce_ticket_next;
+  unsigned reduce_force_grid;
   struct gp_jit_cache *jit;
   void (*jit_free)(struct gp_jit_cache *); /* set by whoever creates jit */
 };

@@ -1,15 +1,14 @@
-/* gp_array_load / gp_array_save: argument checks, the format choice (by extension for
- * GP_FILE_AUTO) and the file helpers every format shares (chunked exact reads and
- * writes, sizes of files over 4 GiB through fstat/off_t, errors with strerror). */
+/* gp_array_load / gp_array_save: argument checks and the format choice (by extension
+ * for GP_FILE_AUTO); the formats are in npy.c, raw.c and text.c, the file helpers they
+ * share (and safe output files) in file_util.c. */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
-#include "io/io.h"
+#include "io/file_util.h"
+#include "io/formats.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 const char *gp_file_format_name(gp_file_format f) {
   switch (f) {
@@ -40,69 +39,6 @@ static gp_file_format by_extension(const char *path) {
   if (strcasecmp(dot, ".npy") == 0) return GP_FILE_NPY;
   if (strcasecmp(dot, ".txt") == 0 || strcasecmp(dot, ".csv") == 0) return GP_FILE_TEXT;
   return GP_FILE_RAW;
-}
-
-gp_status gp_io_open_read(gp_context *ctx, const char *path, FILE **f, uint64_t *size) {
-  *f = fopen(path, "rb");
-  if (!*f) return gp_fail(ctx, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-  struct stat st;
-  if (fstat(fileno(*f), &st) != 0) {
-    int e = errno;
-    fclose(*f);
-    *f = NULL;
-    return gp_fail(ctx, GP_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    fclose(*f);
-    *f = NULL;
-    return gp_fail(ctx, GP_ERR_IO, "%s: is a directory, not a file", path);
-  }
-  *size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
-  return GP_OK;
-}
-
-gp_status gp_io_read_exact(gp_context *ctx, FILE *f, const char *path, void *dst,
-                           size_t bytes, const char *what) {
-  unsigned char *p = (unsigned char *)dst;
-  size_t done = 0;
-  while (done < bytes) {
-    size_t want = bytes - done < GP_IO_CHUNK ? bytes - done : GP_IO_CHUNK;
-    size_t got = fread(p + done, 1, want, f);
-    done += got;
-    if (got < want) {
-      if (ferror(f))
-        return gp_fail(ctx, GP_ERR_IO, "%s: read error in %s after %zu bytes: %s", path,
-                       what, done, strerror(errno));
-      return gp_fail(ctx, GP_ERR_FORMAT,
-                     "%s: %s is truncated: expected %zu bytes, the file ends after %zu",
-                     path, what, bytes, done);
-    }
-  }
-  return GP_OK;
-}
-
-gp_status gp_io_write_all(gp_context *ctx, FILE *f, const char *path, const void *src,
-                          size_t bytes) {
-  const unsigned char *p = (const unsigned char *)src;
-  size_t done = 0;
-  while (done < bytes) {
-    size_t want = bytes - done < GP_IO_CHUNK ? bytes - done : GP_IO_CHUNK;
-    size_t put = fwrite(p + done, 1, want, f);
-    done += put;
-    if (put < want)
-      return gp_fail(ctx, GP_ERR_IO, "%s: write failed after %zu of %zu bytes: %s", path,
-                     done, bytes, strerror(errno));
-  }
-  return GP_OK;
-}
-
-gp_status gp_io_bytes(gp_context *ctx, const char *path, uint64_t n, size_t elem_size,
-                      size_t *bytes) {
-  if (elem_size && n > (uint64_t)(SIZE_MAX / elem_size))
-    return gp_fail(ctx, GP_ERR_FORMAT, "%s: %llu elements of %zu bytes do not fit in memory",
-                   path, (unsigned long long)n, elem_size);
-  *bytes = (size_t)n * elem_size;
-  return GP_OK;
 }
 
 gp_status gp_array_load(gp_context *ctx, const char *path, gp_file_format fmt,
@@ -165,19 +101,19 @@ gp_status gp_array_save(gp_context *ctx, const char *path, gp_file_format fmt,
   if (s) return s;
   if (fmt == GP_FILE_AUTO) fmt = by_extension(path);
 
-  FILE *f = fopen(path, "wb");
-  if (!f) return gp_fail(ctx, GP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+  gp_io_out o;
+  s = gp_io_out_open(ctx, path, &o);
+  if (s) return s;
   switch (fmt) {
-  case GP_FILE_NPY: s = gp_npy_save(ctx, path, f, a); break;
-  case GP_FILE_RAW: s = gp_raw_save(ctx, path, f, a); break;
-  default: s = gp_text_save(ctx, path, f, a); break;
+  case GP_FILE_NPY: s = gp_npy_save(ctx, path, o.f, a); break;
+  case GP_FILE_RAW: s = gp_raw_save(ctx, path, o.f, a); break;
+  default: s = gp_text_save(ctx, path, o.f, a); break;
   }
-  if (fflush(f) != 0 && s == GP_OK)
-    s = gp_fail(ctx, GP_ERR_IO, "%s: write failed: %s", path, strerror(errno));
-  if (fclose(f) != 0 && s == GP_OK)
-    s = gp_fail(ctx, GP_ERR_IO, "%s: write failed on close: %s", path, strerror(errno));
-  if (s != GP_OK) remove(path);
-  return s;
+  if (s) {
+    gp_io_out_abort(&o);
+    return s;
+  }
+  return gp_io_out_commit(ctx, &o);
 }
 
 void gp_array_free(gp_array *a) {

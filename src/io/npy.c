@@ -4,7 +4,8 @@
  * malformed or truncated file fails with a message naming the file and the problem. */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
-#include "io/io.h"
+#include "io/file_util.h"
+#include "io/formats.h"
 
 #include <ctype.h>
 #include <stdlib.h>

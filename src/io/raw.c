@@ -2,7 +2,8 @@
  * The element type comes from the caller, so the only check possible is the size. */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
-#include "io/io.h"
+#include "io/file_util.h"
+#include "io/formats.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * through double); F32 is parsed with strtof (no double rounding), F64 with strtod. */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
-#include "io/io.h"
+#include "io/formats.h"
 
 #include <errno.h>
 #include <inttypes.h>

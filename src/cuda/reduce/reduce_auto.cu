@@ -25,14 +25,15 @@
                                     last-block ticket) */
 #endif
 
-/* Ticket counters for "the last block combines". They live in a static pool, not in
+/* Ticket counters for "the last block combines": GP_TICKET_SLOTS per context, not in
  * the context workspace, because other primitives reuse the workspace and would leave
- * garbage in a counter; each slot is zero at load and the last block resets its slot
- * to zero, so no memset is needed per call. Calls take slots round-robin: two calls
- * could collide only if one of them is still running after GP_TICKET_SLOTS later
- * calls were issued on another stream. */
-#define GP_TICKET_SLOTS 4096u
-__device__ unsigned gp_reduce_auto_tickets[GP_TICKET_SLOTS];
+ * garbage in a counter. They are zeroed once, when the context first needs them, and
+ * the last block resets its slot to zero, so no memset is needed per call. A context's
+ * calls take its slots round-robin and run in order on its stream, so two running
+ * kernels could share a counter only if gp_set_stream moved the context to another
+ * stream while GP_TICKET_SLOTS of its calls were still queued on the old one; separate
+ * contexts (threads, GPUs) never share one. */
+#define GP_TICKET_SLOTS 1024u
 
 /* How the kernel loads: scalar (misaligned `in`), 16-byte read-only loads, or 16-byte
  * loads that skip L1 allocation. Measured on an H200 (F32, L2 flushed): no_allocate
@@ -142,7 +143,7 @@ template <> struct gp_auto_fast<double, double, gp_rop_max> { typedef gp_auto_f6
 template <typename T, typename P, typename Out, int MODE>
 __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce_auto_kernel(
     const T *__restrict__ in, size_t n, unsigned nv, typename P::H *__restrict__ partials,
-    unsigned slot, Out *out) {
+    unsigned *ticket, Out *out) {
   typedef typename P::H A; /* what is carried: the accumulator, or a MIN/MAX key */
   constexpr unsigned W = GP_AUTO_VEC_BYTES / sizeof(T);
   constexpr unsigned TE = GP_AUTO_THREADS * GP_AUTO_UNROLL * W;
@@ -235,7 +236,6 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
   }
 
   /* the last block to finish combines the partials in the fixed order */
-  unsigned *ticket = gp_reduce_auto_tickets + slot;
   if (gridDim.x > 1) {
     if (tid == 0) /* release: this block's partials are visible before its ticket */
       am_last = gp_ticket_acq_rel(ticket) == gridDim.x - 1;
@@ -258,49 +258,72 @@ __global__ __launch_bounds__(GP_AUTO_THREADS, GP_AUTO_MIN_BLOCKS) void gp_reduce
   }
 }
 
-static unsigned g_force_grid;
-static unsigned g_ticket_next;
+extern "C" void gp_cuda_reduce_auto_force_grid(gp_context *ctx, unsigned grid) {
+  ctx->reduce_force_grid = grid;
+}
 
-extern "C" void gp_cuda_reduce_auto_force_grid(unsigned grid) { g_force_grid = grid; }
+/* The context's next ticket counter (allocating and zeroing its pool on first use). */
+static gp_status next_ticket(gp_context *ctx, unsigned **ticket) {
+  if (!ctx->reduce_tickets) {
+    void *p = NULL;
+    GP_CUDA_TRY(ctx, cudaMalloc(&p, GP_TICKET_SLOTS * sizeof(unsigned)));
+    cudaError_t e = cudaMemsetAsync(p, 0, GP_TICKET_SLOTS * sizeof(unsigned),
+                                    (cudaStream_t)ctx->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize((cudaStream_t)ctx->stream);
+    if (e != cudaSuccess) {
+      (void)cudaFree(p);
+      return gp_cuda_status(ctx, (int)e, "zeroing the reduction's ticket counters", __FILE__,
+                            __LINE__);
+    }
+    ctx->reduce_tickets = p;
+  }
+  *ticket = (unsigned *)ctx->reduce_tickets + ctx->reduce_ticket_next++ % GP_TICKET_SLOTS;
+  return GP_OK;
+}
 
-/* Blocks that fit on the device at once (cached per kernel instantiation). */
+/* Blocks that fit on the device at once, cached per kernel instantiation and device
+ * (GPUs of different kinds differ). Threads that race store the same value; the
+ * atomics keep that defined. */
+#define GP_AUTO_MAX_DEVICES 64
 template <typename T, typename P, typename Out, int MODE>
 static unsigned resident_blocks(gp_context *ctx) {
-  static int per_sm = 0;
-  if (per_sm == 0) {
-    int b = 0;
+  static int per_sm[GP_AUTO_MAX_DEVICES];
+  const int dev = (unsigned)ctx->device < GP_AUTO_MAX_DEVICES ? ctx->device : -1;
+  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
+  if (b == 0) {
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &b, gp_reduce_auto_kernel<T, P, Out, MODE>, GP_AUTO_THREADS, 0) != cudaSuccess ||
         b < 1) {
       (void)cudaGetLastError();
       b = 1;
     }
-    per_sm = b;
+    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
   }
   int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
-  return (unsigned)per_sm * (unsigned)sms;
+  return (unsigned)b * (unsigned)sms;
 }
 
 /* Physical grid for nv virtual blocks: as many as fit at once, evened out so every
  * block runs the same number of virtual blocks (no half-empty last wave). */
 template <typename T, typename P, typename Out, int MODE>
 static unsigned auto_grid(gp_context *ctx, unsigned nv) {
-  if (g_force_grid) return g_force_grid < nv ? g_force_grid : nv;
+  const unsigned forced = ctx->reduce_force_grid;
+  if (forced) return forced < nv ? forced : nv;
   if (nv <= GP_AUTO_SINGLE_BLOCK_V) return 1;
   unsigned res = resident_blocks<T, P, Out, MODE>(ctx);
   unsigned waves = (nv + res - 1) / res;
   return (nv + waves - 1) / waves;
 }
 
-/* Launches policy P with the load mode the input's alignment and size call for;
- * returns the grid it launched. */
+/* Launches policy P with the load mode the input's alignment and size call for, with
+ * the ticket counter `slot`; returns the grid it launched. */
 template <typename T, typename P, typename Out>
-static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratch, Out *out) {
+static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratch, Out *out,
+                            unsigned *slot) {
   const unsigned nv = gp_rt_auto_vblocks(n, sizeof(T));
   typename P::H *partials = static_cast<typename P::H *>(scratch);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   unsigned g;
-  const unsigned slot = __atomic_fetch_add(&g_ticket_next, 1u, __ATOMIC_RELAXED) % GP_TICKET_SLOTS;
   if ((uintptr_t)in % GP_AUTO_VEC_BYTES != 0) {
     g = auto_grid<T, P, Out, GP_LOAD_SCALAR>(ctx, nv);
     gp_reduce_auto_kernel<T, P, Out, GP_LOAD_SCALAR>
@@ -321,8 +344,11 @@ static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratc
 template <typename T, typename A, typename Op>
 static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scratch, void *vout) {
   typedef typename gp_rout<T, A>::type Out;
+  unsigned *slot = NULL;
+  gp_status s = next_ticket(ctx, &slot);
+  if (s) return s;
   const unsigned grid = launch_auto<T, typename gp_auto_fast<T, A, Op>::type, Out>(
-      ctx, static_cast<const T *>(vin), n, scratch, static_cast<Out *>(vout));
+      ctx, static_cast<const T *>(vin), n, scratch, static_cast<Out *>(vout), slot);
   GP_LAUNCH_CHECK(ctx, "gp_reduce_auto_kernel", grid, GP_AUTO_THREADS, 0);
   return GP_OK;
 }

@@ -31,10 +31,10 @@ gp_status gp_cuda_reduce_warp_atomic(gp_context *ctx, gp_op op, gp_dtype type,
 gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
                               size_t n, void *scratch, void *d_out);
 
-/* Tests only: forces the AUTO kernel's physical grid to `grid` blocks (clamped to the
- * number of virtual blocks; 0 = the automatic choice) to show the bits do not depend
- * on it. Process-wide. */
-void gp_cuda_reduce_auto_force_grid(unsigned grid);
+/* Tests only: forces the AUTO kernel's physical grid on ctx to `grid` blocks (clamped
+ * to the number of virtual blocks; 0 = the automatic choice) to show the bits do not
+ * depend on it. */
+void gp_cuda_reduce_auto_force_grid(gp_context *ctx, unsigned grid);
 
 /* Scratch layout of the seed tree (INTERLEAVED/SEQUENTIAL): two ping-pong partial
  * buffers of 8-byte slots; the second starts at this offset. */

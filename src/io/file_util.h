@@ -1,0 +1,52 @@
+/* File helpers every array format shares (src/io/): open for reading with the size,
+ * chunked exact reads and writes that report the OS's reason, and safe output files
+ * (a temporary file in the target's folder, renamed over it only when complete). */
+#ifndef GP_IO_FILE_UTIL_H
+#define GP_IO_FILE_UTIL_H
+
+#include "core/context.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Largest single fread/fwrite: big files go in pieces (and size_t sizes stay exact). */
+#define GP_IO_CHUNK ((size_t)64 << 20)
+
+/* Opens path for reading. *size gets the file's size for a regular file; a directory
+ * is GP_ERR_IO; for anything else (a pipe) *size is UINT64_MAX (unknown). */
+gp_status gp_io_open_read(gp_context *ctx, const char *path, FILE **f, uint64_t *size);
+/* Reads exactly `bytes` in chunks. A short read is GP_ERR_FORMAT ("<path>: <what>
+ * is truncated ...") at end of file, GP_ERR_IO with strerror otherwise. */
+gp_status gp_io_read_exact(gp_context *ctx, FILE *f, const char *path, void *dst,
+                           size_t bytes, const char *what);
+/* After the last expected byte: GP_ERR_FORMAT when f has more ("<what>"), so a pipe is
+ * checked as a file of known size is. */
+gp_status gp_io_expect_eof(gp_context *ctx, FILE *f, const char *path, const char *what);
+/* Writes exactly `bytes` in chunks; GP_ERR_IO with strerror on failure. */
+gp_status gp_io_write_all(gp_context *ctx, FILE *f, const char *path, const void *src,
+                          size_t bytes);
+/* n * elem_size without overflow; GP_ERR_FORMAT naming the file when it would overflow. */
+gp_status gp_io_bytes(gp_context *ctx, const char *path, uint64_t n, size_t elem_size,
+                      size_t *bytes);
+
+/* An output file being written. A regular file (or a new path) is written to a
+ * temporary file beside its target and renamed over it by gp_io_out_commit, so the
+ * old contents stay whole until the new ones are (fsync'd) on disk; a symlink is
+ * followed and its final target replaced. Anything that is not a regular file (a
+ * device, a pipe, /dev/stdout and the other /dev/ and /proc/ paths) is written in
+ * place and never removed. */
+typedef struct gp_io_out {
+  FILE *f;
+  const char *path; /* as the caller gave it, for messages */
+  char *target;     /* the path renamed over; NULL when written in place */
+  char *tmp;        /* the temporary file; NULL when written in place */
+} gp_io_out;
+gp_status gp_io_out_open(gp_context *ctx, const char *path, gp_io_out *o);
+/* Flushes and closes; for a temporary file also fsyncs it, renames it over the target
+ * and fsyncs the folder. On failure the temporary file is removed and the target is
+ * as it was. */
+gp_status gp_io_out_commit(gp_context *ctx, gp_io_out *o);
+/* Closes and removes the temporary file (never the target). */
+void gp_io_out_abort(gp_io_out *o);
+
+#endif
