@@ -72,10 +72,19 @@ static int scalar_cases(gp_context *ctx, const char *mode, host_opts *o) {
       fprintf(stderr, "bench host: gp_reduce failed: %s\n", gp_last_error(ctx));
       return 1;
     }
+    double call = time_reduce(ctx, GP_F32, d_in, sizes[i], d_out, 0, o->reps);
+    if (gp_synchronize(ctx) != GP_OK) return 1;
+    row(o, "reduce f32 sum, device, call only", mode, (double)sizes[i], call, 0);
     row(o, "reduce f32 sum, device result", mode, (double)sizes[i], dev, 0);
     row(o, "reduce f32 sum, host result", mode, (double)sizes[i], host, 0);
   }
   double ts[MAX_REPS], r = 0;
+  for (int k = -3; k < o->reps; k++) {
+    double t0 = gpb_wall_seconds();
+    if (gp_synchronize(ctx) != GP_OK) return 1;
+    if (k >= 0) ts[k] = (gpb_wall_seconds() - t0) * 1e6;
+  }
+  row(o, "gp_synchronize of an idle stream", mode, 0, median(ts, o->reps), 0);
   for (int k = -3; k < o->reps; k++) {
     double t0 = gpb_wall_seconds();
     if (gp_integrate(ctx, "x^2", 0, 1, 1 << 10, &r) != GP_OK) return 1;
