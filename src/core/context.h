@@ -13,7 +13,7 @@ extern "C" {
 
 #define GP_ERROR_LEN 1024
 
-struct gp_jit_cache; /* integrate: compiled expressions, owned by src/core/integrate */
+struct gp_jit_cache; /* integrate: parsed and compiled expressions, owned by src/api/integrate.c */
 
 struct gp_context {
   gp_backend backend;           /* CUDA or CPU, never AUTO once created */

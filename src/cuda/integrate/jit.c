@@ -56,6 +56,12 @@ int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *si
   return 0;
 }
 
+int gp_nvrtc_version(void) {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return 0;
+  return major * 1000 + minor * 10;
+}
+
 void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len) {
   const int want = cc_major * 10 + cc_minor;
   int count = 0, best = 0, exact = 0;

@@ -19,6 +19,9 @@ extern "C" {
 int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
                      char *log, size_t log_len);
 
+/* NVRTC's version as 1000 * major + 10 * minor (13000 for 13.0), 0 if unknown. */
+int gp_nvrtc_version(void);
+
 /* The arch string for a device: "sm_XY" when NVRTC supports it, else PTX for the newest
  * compute_XY NVRTC supports that is not newer than the device. */
 void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len);

@@ -1,0 +1,51 @@
+/* CUDA backend of gp_integrate: per context, the kernels compiled for expressions (one
+ * loaded module per distinct generated source, found in the on-disk cache or compiled
+ * by NVRTC), the device scratch, and the launches of the generated kernel and of the
+ * seed's trapezoid stages. src/api/integrate.c owns the parsing and the results. */
+#ifndef GP_CUDA_INTEGRATE_INTEGRATE_CUDA_H
+#define GP_CUDA_INTEGRATE_INTEGRATE_CUDA_H
+
+#include "core/integrate.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gp_cuda_integrate gp_cuda_integrate;
+
+/* Frees the modules and the scratch (NULL is a no-op). */
+void gp_cuda_integrate_free(gp_cuda_integrate *c);
+
+/* The kernel (a cudaKernel_t) for e evaluated in `precision`: a module this context
+ * loaded before from the same source, else the on-disk cache (disk_cache.h), else
+ * NVRTC (then stored in the disk cache). Creates *state on first use. *compile_s gets
+ * the seconds spent compiling or loading (0 when a loaded module served). The kernel
+ * stays valid until gp_cuda_integrate_clear or _free. */
+gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
+                                   const gp_expr *e, gp_dtype precision, void **kernel,
+                                   double *compile_s);
+
+/* Unloads every module after waiting for the context's stream (a kernel in flight may
+ * use one): bounds memory when a context sees many expressions. */
+gp_status gp_cuda_integrate_clear(gp_context *ctx, gp_cuda_integrate *c);
+
+/* Enqueues `kernel` with the plan's grid on the context's stream. The result goes to
+ * `out` (device or managed memory); with out == NULL to a slot of the scratch, whose
+ * address *written gets either way, for the caller to copy back. */
+gp_status gp_cuda_integrate_launch(gp_context *ctx, gp_cuda_integrate **state, void *kernel,
+                                   const gp_trap_plan *p, double *out, double **written);
+
+/* Enqueues the seed's stage (1..3) of f(x) = x^2 over [a, b] with n trapezoids; the
+ * result goes to `out` or the scratch as for gp_cuda_integrate_launch. */
+gp_status gp_cuda_integrate_seed(gp_context *ctx, gp_cuda_integrate **state, int stage,
+                                 float a, float b, uint64_t n, double *out,
+                                 double **written);
+
+/* Makes sure the scratch exists (gp_integrate_prepare allocates it up front so the
+ * first integration does not). */
+gp_status gp_cuda_integrate_ready(gp_context *ctx, gp_cuda_integrate **state);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
