@@ -87,13 +87,14 @@ gp_status gp_cuda_integrate_ready(gp_context *ctx, gp_cuda_integrate **state) {
   return state_of(ctx, state);
 }
 
-/* The disk cache's key: everything the image depends on. The source holds the
- * expression, precision and the plan's constants; the library version stands for the
- * NVRTC options and the kernel's fixed part; NVRTC's version for the compiler. */
-static char *disk_key(const char *src, const char *arch, size_t *len) {
-  char tail[128];
-  const int n = snprintf(tail, sizeof tail, "%c%s%cgpuprims %s%cnvrtc %d", '\0', arch, '\0',
-                         gp_version(), '\0', gp_nvrtc_version());
+/* The source holds the expression, precision, the plan's constants and the kernel's
+ * text; the rest names the compiler, its options and the library. */
+char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len) {
+  char nvrtc[256], tail[512];
+  gp_nvrtc_identity(nvrtc, sizeof nvrtc);
+  const int n = snprintf(tail, sizeof tail, "%c%s%cgpuprims %s%c%s", '\0', arch, '\0',
+                         gp_version(), '\0', nvrtc);
+  if (n <= 0 || (size_t)n >= sizeof tail) return NULL;
   const size_t slen = strlen(src);
   char *key = (char *)malloc(slen + (size_t)n);
   if (!key) return NULL;
@@ -111,7 +112,7 @@ static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const char *
   char dir[4096];
   const int cached = gp_disk_cache_dir(dir, sizeof dir) == 0;
   size_t key_len = 0;
-  char *key = cached ? disk_key(src, c->arch, &key_len) : NULL;
+  char *key = cached ? gp_cuda_integrate_cache_key(src, c->arch, &key_len) : NULL;
   void *image = NULL;
   size_t size = 0;
   gp_status s = GP_OK;

@@ -25,6 +25,10 @@ gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
                                    const gp_expr *e, gp_dtype precision, void **kernel,
                                    double *compile_s);
 
+/* The on-disk cache's key for a generated source compiled for arch: everything the
+ * image depends on (malloc'd, *len bytes; free() it). NULL when out of memory. */
+char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len);
+
 /* Unloads every module after waiting for the context's stream (a kernel in flight may
  * use one): bounds memory when a context sees many expressions. */
 gp_status gp_cuda_integrate_clear(gp_context *ctx, gp_cuda_integrate *c);
