@@ -256,10 +256,7 @@ gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype preci
   s = lookup(ctx, expr, precision, &en, &compile_s);
   if (s) return s;
 #if GP_HAVE_CUDA
-  if (ctx->backend == GP_BACKEND_CUDA) {
-    struct gp_jit_cache *c = ctx->jit;
-    s = gp_cuda_integrate_ready(ctx, &c->cuda);
-    if (s) return s;
+  if (ctx->backend == GP_BACKEND_CUDA) { /* lookup also allocated the scratch */
     if (compile_seconds) *compile_seconds = compile_s;
     return GP_OK;
   }

@@ -83,10 +83,6 @@ static gp_status state_of(gp_context *ctx, gp_cuda_integrate **state) {
   return GP_OK;
 }
 
-gp_status gp_cuda_integrate_ready(gp_context *ctx, gp_cuda_integrate **state) {
-  return state_of(ctx, state);
-}
-
 /* The source holds the expression, precision, the plan's constants and the kernel's
  * text; the rest names the compiler, its options and the library. */
 char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len) {

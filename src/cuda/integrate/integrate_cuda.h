@@ -18,9 +18,10 @@ void gp_cuda_integrate_free(gp_cuda_integrate *c);
 
 /* The kernel (a cudaKernel_t) for e evaluated in `precision`: a module this context
  * loaded before from the same source, else the on-disk cache (disk_cache.h), else
- * NVRTC (then stored in the disk cache). Creates *state on first use. *compile_s gets
- * the seconds spent compiling or loading (0 when a loaded module served). The kernel
- * stays valid until gp_cuda_integrate_clear or _free. */
+ * NVRTC (then stored in the disk cache). Creates *state and its device scratch on
+ * first use, so the first launch allocates nothing. *compile_s gets the seconds spent
+ * compiling or loading (0 when a loaded module served). The kernel stays valid until
+ * gp_cuda_integrate_clear or _free. */
 gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
                                    const gp_expr *e, gp_dtype precision, void **kernel,
                                    double *compile_s);
@@ -44,10 +45,6 @@ gp_status gp_cuda_integrate_launch(gp_context *ctx, gp_cuda_integrate **state, v
 gp_status gp_cuda_integrate_seed(gp_context *ctx, gp_cuda_integrate **state, int stage,
                                  float a, float b, uint64_t n, double *out,
                                  double **written);
-
-/* Makes sure the scratch exists (gp_integrate_prepare allocates it up front so the
- * first integration does not). */
-gp_status gp_cuda_integrate_ready(gp_context *ctx, gp_cuda_integrate **state);
 
 #ifdef __cplusplus
 }
