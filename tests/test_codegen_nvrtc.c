@@ -94,12 +94,18 @@ int main(void) {
                                     src, sizeof src, NULL));
   CHECK(strstr(src, "0x1.999999999999ap-4") != NULL);
   CHECK(strstr(src, "0.1000") == NULL);
-  /* f with a libm call is one function the unrolled loop calls (compiled once); plain
-     arithmetic stays inline */
-  CHECK_OK(ctx, gp_integrate_source(ctx, "sin(x)^2", GP_F32, src, sizeof src, NULL));
-  CHECK(strstr(src, "__noinline__ gp_real gp_f(") != NULL);
-  CHECK_OK(ctx, gp_integrate_source(ctx, "x^2 + 1", GP_F32, src, sizeof src, NULL));
-  CHECK(strstr(src, "__forceinline__ gp_real gp_f(") != NULL);
+  /* f with a libm call, or long, is one function the unrolled loop calls (compiled
+     once); short arithmetic stays inline */
+  const char *called[] = {"sin(x)^2", "exp(-x)", "x ^ 3", "1/x + 1/(x+1)", "sqrt(x) + sqrt(x+1)"};
+  const char *inlined[] = {"x^2", "1/(1+x^2)", "sqrt(x)", "abs(x) + floor(x) * ceil(x) - min(x, 1)"};
+  for (size_t i = 0; i < sizeof called / sizeof called[0]; i++) {
+    CHECK_OK(ctx, gp_integrate_source(ctx, called[i], GP_F32, src, sizeof src, NULL));
+    CHECK_MSG(strstr(src, "__noinline__ gp_real gp_f(") != NULL, "'%s' is inlined", called[i]);
+  }
+  for (size_t i = 0; i < sizeof inlined / sizeof inlined[0]; i++) {
+    CHECK_OK(ctx, gp_integrate_source(ctx, inlined[i], GP_F64, src, sizeof src, NULL));
+    CHECK_MSG(strstr(src, "__forceinline__ gp_real gp_f(") != NULL, "'%s' is called", inlined[i]);
+  }
   gp_destroy(ctx);
   return check_summary("test_codegen_nvrtc");
 }

@@ -103,20 +103,25 @@ static void emit_node(out_buf *o, const gp_expr *e, int i, int f32) {
   put(o, ";\n");
 }
 
-/* Whether f calls a libm routine long enough to dominate the compile: the kernel calls f
- * 32 times per thread run (the unrolled loop), so an inlined sinf (with its Payne-Hanek
- * path for large arguments) is compiled 32 times: 1.0 s of NVRTC + ptxas for F32
- * sin(x)^2 on the build host, 0.14 s with f as one function the loop calls. Cheap f
- * (arithmetic, sqrt, abs, floor, ceil, min, max) stays inline: a call per point would
- * cost the x^2 kernel its speed. */
-static int calls_libm(const gp_expr *e) {
+/* Whether f is long enough that it should be one function the kernel calls rather than
+ * code inlined at each of the 32 points of a thread's run (the unrolled loop): NVRTC
+ * and ptxas then compile it once, not 32 times. A libm call always is (an inlined F32
+ * sinf, with its Payne-Hanek path for large arguments, made the first compile of
+ * sin(x)^2 take 1.0 s of CPU on the build host; as a function, 0.17 s); an IEEE division
+ * or square root (each with its own slow path) counts as 8 operations, and beyond 10
+ * operations f is called. Short arithmetic, such as x^2 or 1/(1+x^2), stays inline:
+ * there a call per point would cost the kernel its speed. */
+static int f_is_called(const gp_expr *e) {
+  int cost = 0;
   for (int i = 0; i < e->count; i++)
     switch (e->nodes[i].kind) {
+    case GP_EXPR_NUM: case GP_EXPR_X: break;
     case GP_EXPR_SIN: case GP_EXPR_COS: case GP_EXPR_TAN: case GP_EXPR_EXP:
     case GP_EXPR_LOG: case GP_EXPR_POW: return 1;
-    default: break;
+    case GP_EXPR_DIV: case GP_EXPR_SQRT: cost += 8; break;
+    default: cost += 1; break;
     }
-  return 0;
+  return cost > 10;
 }
 
 int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **src) {
@@ -135,7 +140,7 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **
   put(&o, "%s\n", gp_warp_reduce_cuh);
   put(&o, "typedef %s gp_real;\n", f32 ? "float" : "double");
   put(&o, "static __device__ %s gp_real gp_f(const gp_real x) {\n",
-      calls_libm(e) ? "__noinline__" : "__forceinline__");
+      f_is_called(e) ? "__noinline__" : "__forceinline__");
   emit_node(&o, e, e->root, f32);
   put(&o, "  return v%d;\n}\n\n", e->root);
   put(&o, "%s", gp_trap_kernel_cuh);
