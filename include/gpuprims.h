@@ -458,8 +458,12 @@ gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_desi
  * stream (no host synchronization, no allocation after the first call) and a
  * non-finite value is written as it is, unchecked.
  * Costs: the first call for an expression and precision on a CUDA context compiles it
- * (NVRTC, tens to hundreds of ms; see gp_integrate_prepare); later calls are one kernel
- * launch, plus a copy of 8 bytes and a stream synchronization for a host result. */
+ * (NVRTC, tens of ms; see gp_integrate_prepare) or loads it from the on-disk kernel
+ * cache (a few ms); later calls are one kernel launch, plus a copy of 8 bytes and a
+ * stream synchronization for a host result. The cache keeps one file per expression,
+ * precision, GPU architecture and library/NVRTC version in $GPUPRIMS_CACHE_DIR, else
+ * $XDG_CACHE_HOME/gpuprims, else ~/.cache/gpuprims; GPUPRIMS_CACHE_DIR=off (or empty)
+ * turns it off. Processes may share it; a damaged entry is compiled again. */
 
 /* gp_integrate with precision GP_F64 or GP_F32 (any other dtype: GP_ERR_UNSUPPORTED). */
 gp_status gp_integrate_ex(gp_context *ctx, const char *expr, double a, double b,
@@ -474,8 +478,8 @@ gp_status gp_integrate_device(gp_context *ctx, const char *expr, double a, doubl
                               uint64_t n, gp_dtype precision, double *result);
 /* Parses and (on CUDA) compiles and loads expr for `precision` ahead of time, so a timed
  * gp_integrate_ex does not include it. *compile_seconds (may be NULL) gets the wall time
- * spent on NVRTC and loading, 0 when the expression was already cached (or on the CPU
- * backend, where it is the parse time). */
+ * spent on NVRTC (or reading the on-disk cache) and loading, 0 when the context had the
+ * expression already (or on the CPU backend, where it is the parse time). */
 gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype precision,
                                double *compile_seconds);
 /* Writes the CUDA source generated for expr and precision (NUL-terminated, truncated to

@@ -1,6 +1,6 @@
-/* gp_integrate and friends: argument checks, the per-context cache of parsed (and, on
- * CUDA, NVRTC-compiled) expressions, and dispatch to the CPU sum or the generated
- * kernel; plus gp_trap_seed, the seed's three stages. */
+/* gp_integrate and friends: argument checks, the per-context cache of parsed
+ * expressions (each with its kernel on CUDA), the choice of backend and the delivery of
+ * results; plus gp_trap_seed, the seed's three stages. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/integrate.h"
 #include "cpu/integrate_cpu.h"
@@ -10,49 +10,33 @@
 #include <stdlib.h>
 #include <string.h>
 #if GP_HAVE_CUDA
-#include <cuda_runtime_api.h>
 #include "cuda/integrate/codegen.h"
-#include "cuda/integrate/jit.h"
-#include "cuda/integrate/trap_seed.h"
+#include "cuda/integrate/integrate_cuda.h"
+#include "api/deliver.h"
+#include "core/host_io.h"
 #endif
 
-/* A compiled kernel, shared by every spelling of the same expression (same source). */
-typedef struct gp_jit_module {
-  char *source;
-  void *lib, *kernel; /* cudaLibrary_t, cudaKernel_t */
-  struct gp_jit_module *next;
-} gp_jit_module;
-
-/* One (text, precision) the context has seen: its parsed form and its kernel. */
+/* One (text, precision) the context has seen: its parsed form and, on CUDA, its kernel. */
 typedef struct gp_jit_entry {
   char *text;
   gp_dtype precision;
   gp_expr expr;
-  gp_jit_module *module; /* NULL on the CPU backend */
+  void *kernel; /* cudaKernel_t; NULL on the CPU backend */
   struct gp_jit_entry *next;
 } gp_jit_entry;
 
 #define GP_JIT_MAX_ENTRIES 256
 
-/* Device scratch: [0] the result slot for host results, [8] the seed's float
- * accumulator, [16] the ticket counter, [256..] the partial sums. Zeroed once; the
- * kernels leave the counter and accumulator at 0 when they finish. */
-#define SCRATCH_RESULT 0
-#define SCRATCH_SEED_ACC 8
-#define SCRATCH_COUNTER 16
-#define SCRATCH_PARTIALS 256
-#define SCRATCH_BYTES (SCRATCH_PARTIALS + 8 * GP_TRAP_MAX_BLOCKS)
-
 struct gp_jit_cache {
   gp_jit_entry *entries;
   gp_jit_entry *last; /* the entry the last call used: repeated calls skip the list */
   int nentries;
-  gp_jit_module *modules;
-  void *scratch; /* device memory, SCRATCH_BYTES */
-  char arch[32];
+#if GP_HAVE_CUDA
+  gp_cuda_integrate *cuda; /* the compiled kernels and the device scratch */
+#endif
 };
 
-static void cache_clear(struct gp_jit_cache *c) {
+static void entries_clear(struct gp_jit_cache *c) {
   for (gp_jit_entry *e = c->entries, *next; e; e = next) {
     next = e->next;
     free(e->text);
@@ -62,23 +46,13 @@ static void cache_clear(struct gp_jit_cache *c) {
   c->entries = NULL;
   c->last = NULL;
   c->nentries = 0;
-  for (gp_jit_module *m = c->modules, *next; m; m = next) {
-    next = m->next;
-#if GP_HAVE_CUDA
-    gp_jit_unload(m->lib);
-#endif
-    free(m->source);
-    free(m);
-  }
-  c->modules = NULL;
 }
 
 static void cache_free(struct gp_jit_cache *c) {
   if (!c) return;
-  cache_clear(c);
+  entries_clear(c);
 #if GP_HAVE_CUDA
-  if (c->scratch) (void)cudaFree(c->scratch);
-  (void)cudaGetLastError();
+  gp_cuda_integrate_free(c->cuda);
 #endif
   free(c);
 }
@@ -94,68 +68,31 @@ static gp_status get_cache(gp_context *ctx, struct gp_jit_cache **out) {
   return GP_OK;
 }
 
+/* Bounded memory: past GP_JIT_MAX_ENTRIES the context forgets every expression once
+ * (and on CUDA unloads the kernels, after the stream drains). */
+static gp_status make_room(gp_context *ctx, struct gp_jit_cache *c) {
+  if (c->nentries < GP_JIT_MAX_ENTRIES) return GP_OK;
 #if GP_HAVE_CUDA
-static gp_status ensure_scratch(gp_context *ctx, struct gp_jit_cache *c) {
-  if (c->scratch) return GP_OK;
-  void *p = NULL;
-  GP_CUDA_TRY(ctx, cudaMalloc(&p, SCRATCH_BYTES));
-  cudaError_t e = cudaMemset(p, 0, SCRATCH_BYTES);
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    (void)cudaFree(p);
-    return gp_cuda_status(ctx, (int)e, "cudaMemset (integrate scratch)", __FILE__, __LINE__);
-  }
-  c->scratch = p;
+  gp_status s = gp_cuda_integrate_clear(ctx, c->cuda);
+  if (s) return s;
+#else
+  (void)ctx;
+#endif
+  entries_clear(c);
   return GP_OK;
 }
 
-/* Compiles and loads the kernel for an entry, sharing a module with the same source. */
-static gp_status compile_entry(gp_context *ctx, struct gp_jit_cache *c, gp_jit_entry *en,
-                               double *compile_s) {
-  char *src = NULL;
-  if (gp_codegen_integrate(&en->expr, en->precision, gp_trap_fold(en->precision), &src))
-    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory generating CUDA source");
-  for (gp_jit_module *m = c->modules; m; m = m->next)
-    if (strcmp(m->source, src) == 0) {
-      free(src);
-      en->module = m;
-      return GP_OK;
-    }
-  if (!c->arch[0]) gp_nvrtc_arch_for(ctx->info.cc_major, ctx->info.cc_minor, c->arch, sizeof c->arch);
-  const double t0 = gp_wall_seconds();
-  char *image = NULL;
-  size_t size = 0;
-  char log[GP_ERROR_LEN - 64];
-  if (gp_nvrtc_compile(src, c->arch, &image, &size, log, sizeof log)) {
-    free(src);
-    return gp_fail(ctx, GP_ERR_CUDA, "compiling the expression's kernel: %s", log);
-  }
-  gp_jit_module *m = (gp_jit_module *)calloc(1, sizeof *m);
-  if (!m) {
-    free(src);
-    free(image);
-    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for a compiled module");
-  }
-  gp_status s = gp_jit_load(ctx, image, GP_CODEGEN_KERNEL_NAME, &m->lib, &m->kernel);
-  free(image);
-  if (s != GP_OK) {
-    free(src);
-    free(m);
-    return s;
-  }
-  *compile_s += gp_wall_seconds() - t0;
-  m->source = src;
-  m->next = c->modules;
-  c->modules = m;
-  en->module = m;
-  return GP_OK;
+static void entry_free(gp_jit_entry *en) {
+  gp_expr_free(&en->expr);
+  free(en->text);
+  free(en);
 }
-#endif
 
 /* Finds or creates the cache entry for (text, precision): parses (GP_ERR_PARSE with the
- * column on failure) and, on CUDA, compiles. */
+ * column on failure) and, on CUDA, gets the kernel (*compile_s: seconds spent on it). */
 static gp_status lookup(gp_context *ctx, const char *text, gp_dtype precision,
                         gp_jit_entry **out, double *compile_s) {
+  *compile_s = 0;
   struct gp_jit_cache *c = NULL;
   gp_status s = get_cache(ctx, &c);
   if (s) return s;
@@ -176,35 +113,19 @@ static gp_status lookup(gp_context *ctx, const char *text, gp_dtype precision,
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for the expression cache");
   }
   en->precision = precision;
-  (void)compile_s; /* only the CUDA backend compiles */
   if (gp_expr_parse(text, &en->expr, err, sizeof err)) {
-    free(en->text);
-    free(en);
+    entry_free(en);
     return gp_fail(ctx, GP_ERR_PARSE, "expression: %s", err);
   }
+  s = make_room(ctx, c);
 #if GP_HAVE_CUDA
-  if (ctx->backend == GP_BACKEND_CUDA) {
-    if (c->nentries >= GP_JIT_MAX_ENTRIES) {
-      /* bounded memory: drop everything once (kernels in flight may use a module) */
-      s = gp_sync_stream(ctx);
-      if (s) {
-        gp_expr_free(&en->expr);
-        free(en->text);
-        free(en);
-        return s;
-      }
-      cache_clear(c);
-    }
-    s = compile_entry(ctx, c, en, compile_s);
-    if (s) {
-      gp_expr_free(&en->expr);
-      free(en->text);
-      free(en);
-      return s;
-    }
-  }
+  if (s == GP_OK && ctx->backend == GP_BACKEND_CUDA)
+    s = gp_cuda_integrate_kernel(ctx, &c->cuda, &en->expr, precision, &en->kernel, compile_s);
 #endif
-  if (c->nentries >= GP_JIT_MAX_ENTRIES) cache_clear(c);
+  if (s) {
+    entry_free(en);
+    return s;
+  }
   en->next = c->entries;
   c->entries = en;
   c->nentries++;
@@ -267,30 +188,21 @@ static gp_status integrate(gp_context *ctx, const char *expr, double a, double b
   gp_trap_plan_make(&p, a, b, n, precision);
 #if GP_HAVE_CUDA
   if (ctx->backend == GP_BACKEND_CUDA) {
-    struct gp_jit_cache *c = ctx->jit;
-    s = ensure_scratch(ctx, c);
-    if (s) return s;
     gp_mem_kind kind = GP_MEM_DEVICE;
     if (!device_result || ctx->debug_sync) kind = gp_mem_kind_of(ctx, result);
     if (device_result && kind == GP_MEM_HOST)
       return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                      "gp_integrate_device: result (%p) is host memory: pass device memory, "
                      "or call gp_integrate_ex", (void *)result);
-    char *scr = (char *)c->scratch;
-    double *out = kind == GP_MEM_HOST ? (double *)(scr + SCRATCH_RESULT) : result;
-    double *partials = (double *)(scr + SCRATCH_PARTIALS);
-    unsigned int *counter = (unsigned int *)(scr + SCRATCH_COUNTER);
-    unsigned long long m = p.m, tiles = p.tiles;
-    void *args[] = {&p.a, &p.b, &p.h, &m, &tiles, &partials, &counter, &out};
-    s = gp_jit_launch(ctx, en->module->kernel, p.grid, GP_TRAP_THREADS, args);
+    struct gp_jit_cache *c = ctx->jit;
+    double *out = result;
+    void *slot_host;
+    if (kind == GP_MEM_HOST && (s = gp_result_slot(ctx, &slot_host, (void **)&out))) return s;
+    s = gp_cuda_integrate_launch(ctx, &c->cuda, en->kernel, &p, out);
+    if (s || kind != GP_MEM_HOST) return s;
+    double r;
+    s = gp_deliver_scalar(ctx, &r, sizeof r);
     if (s) return s;
-    if (kind != GP_MEM_HOST) return GP_OK;
-    double *pin;
-    s = gp_pinned(ctx, sizeof(double), (void **)&pin);
-    if (s) return s;
-    s = gp_copy_sync(ctx, pin, out, sizeof(double));
-    if (s) return s;
-    const double r = *pin;
     if (!isfinite(r)) return not_finite(ctx, expr, r, a, b);
     *result = r;
     return GP_OK;
@@ -333,9 +245,7 @@ gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype preci
   s = lookup(ctx, expr, precision, &en, &compile_s);
   if (s) return s;
 #if GP_HAVE_CUDA
-  if (ctx->backend == GP_BACKEND_CUDA) {
-    s = ensure_scratch(ctx, ctx->jit);
-    if (s) return s;
+  if (ctx->backend == GP_BACKEND_CUDA) { /* lookup also allocated the scratch */
     if (compile_seconds) *compile_seconds = compile_s;
     return GP_OK;
   }
@@ -395,51 +305,18 @@ gp_status gp_trap_seed(gp_context *ctx, int stage, float a, float b, uint64_t n,
     struct gp_jit_cache *c = NULL;
     s = get_cache(ctx, &c);
     if (s) return s;
-    s = ensure_scratch(ctx, c);
-    if (s) return s;
     const gp_mem_kind kind = gp_mem_kind_of(ctx, result);
-    char *scr = (char *)c->scratch;
-    double *out = kind == GP_MEM_HOST ? (double *)(scr + SCRATCH_RESULT) : result;
-    const float h = (b - a) / (float)n;
-    s = gp_cuda_trap_seed(ctx, stage, a, b, h, n, (float *)(scr + SCRATCH_SEED_ACC), out);
-    if (s) return s;
-    if (kind != GP_MEM_HOST) return GP_OK;
-    double *pin;
-    s = gp_pinned(ctx, sizeof(double), (void **)&pin);
-    if (s) return s;
-    s = gp_copy_sync(ctx, pin, out, sizeof(double));
-    if (s) return s;
-    *result = *pin;
-    return GP_OK;
+    double *out = result;
+    void *slot_host;
+    if (kind == GP_MEM_HOST && (s = gp_result_slot(ctx, &slot_host, (void **)&out))) return s;
+    s = gp_cuda_integrate_seed(ctx, &c->cuda, stage, a, b, n, out);
+    if (s || kind != GP_MEM_HOST) return s;
+    return gp_deliver_scalar(ctx, result, sizeof *result);
   }
 #endif
   return gp_fail(ctx, GP_ERR_UNSUPPORTED,
                  "the seed's trapezoid stages are CUDA kernels: create a CUDA context "
                  "(gp_integrate_ex is the integrator on the CPU backend)");
-}
-
-int gp_integrate_nvrtc_check(const char *expr, gp_dtype precision, const char *arch,
-                             char **image, size_t *size, char *log, size_t log_len) {
-  *image = NULL;
-  *size = 0;
-#if GP_HAVE_CUDA
-  gp_expr e;
-  if (gp_expr_parse(expr, &e, log, log_len)) return -1;
-  char *src = NULL;
-  int rc = gp_codegen_integrate(&e, precision, gp_trap_fold(precision), &src);
-  gp_expr_free(&e);
-  if (rc) {
-    snprintf(log, log_len, "out of memory generating CUDA source");
-    return -1;
-  }
-  rc = gp_nvrtc_compile(src, arch, image, size, log, log_len);
-  free(src);
-  return rc ? -1 : 0;
-#else
-  (void)expr; (void)precision; (void)arch;
-  snprintf(log, log_len, "gpuprims was built without CUDA");
-  return -2;
-#endif
 }
 
 gp_status gp_expr_value(gp_context *ctx, const char *expr, double x, double *value) {

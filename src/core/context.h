@@ -13,7 +13,7 @@ extern "C" {
 
 #define GP_ERROR_LEN 1024
 
-struct gp_jit_cache; /* integrate: compiled expressions, owned by the integrate code */
+struct gp_jit_cache; /* integrate: parsed and compiled expressions, owned by src/api/integrate.c */
 struct gp_host_io;   /* result slot and staging ring: core/host_io.h */
 
 struct gp_context {

@@ -44,9 +44,9 @@ typedef struct gp_trap_plan {
   int fold;           /* F32: points of one thread summed in F32 before the F64 add */
 } gp_trap_plan;
 
-/* Fills the plan (the arguments are already validated). Both backends compute the x
- * of point j of a thread's run that starts at point i0 the same way: xb = fma(i0, h, a)
- * once per run, then fma(j, h, xb) (F32: fmaf((float)j, (float)h, (float)xb)). */
+/* Fills the plan (the arguments are already validated). Both backends take the x of
+ * point j of a thread's run that starts at interior point k0 as fma(j, h, xb) with
+ * xb = fma(k0 + 1, h, a) (in float for F32: fmaf(j, (float)h, (float)xb)). */
 static inline void gp_trap_plan_make(gp_trap_plan *p, double a, double b, uint64_t n, gp_dtype precision) {
   memset(p, 0, sizeof *p);
   p->a = a;
@@ -60,13 +60,6 @@ static inline void gp_trap_plan_make(gp_trap_plan *p, double a, double b, uint64
   p->precision = precision;
   p->fold = gp_trap_fold(precision);
 }
-
-/* For tests (CI has no GPU): generates the kernel source for expr and compiles it with
- * NVRTC for `arch` ("compute_90": PTX, "sm_90": CUBIN). Returns 0 with a malloc'd image
- * (*size bytes; PTX NUL-terminated), -1 with the parse or NVRTC error in log, or -2 in a
- * build without CUDA. Needs no GPU and no driver. */
-int gp_integrate_nvrtc_check(const char *expr, gp_dtype precision, const char *arch,
-                             char **image, size_t *size, char *log, size_t log_len);
 
 #ifdef __cplusplus
 }

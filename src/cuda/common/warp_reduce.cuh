@@ -21,12 +21,14 @@ __device__ __forceinline__ T gp_warp_reduce(T v, Op op) {
   return v;
 }
 
-/* Thread 0 gets op over the block's values: each warp reduces, lane 0 of each warp
- * writes to `warp_sums` (GP_WARP_SIZE slots of shared memory), then warp 0 reduces
- * those, padding missing warps with `identity`. Every thread of the block must call
- * it; it synchronizes the block (twice), so `warp_sums` may be reused afterwards. */
+/* The first half of gp_block_reduce: each warp reduces, lane 0 of each warp writes to
+ * `warp_sums` (GP_WARP_SIZE slots of shared memory), one __syncthreads, then warp 0
+ * reduces those, padding missing warps with `identity`. Lane 0 of warp 0 gets op over
+ * the block; the other warps get `identity` and may return, since no barrier follows
+ * (a kernel whose block total is needed by one warp alone ends this way). Every thread
+ * of the block must call it. */
 template <typename T, typename Op>
-__device__ __forceinline__ T gp_block_reduce(T v, Op op, T identity, T *warp_sums) {
+__device__ __forceinline__ T gp_block_reduce_to_warp0(T v, Op op, T identity, T *warp_sums) {
   const int lane = threadIdx.x % GP_WARP_SIZE;
   const int warp = threadIdx.x / GP_WARP_SIZE;
   const int nwarps = (blockDim.x + GP_WARP_SIZE - 1) / GP_WARP_SIZE;
@@ -38,6 +40,15 @@ __device__ __forceinline__ T gp_block_reduce(T v, Op op, T identity, T *warp_sum
     r = (lane < nwarps) ? warp_sums[lane] : identity;
     r = gp_warp_reduce(r, op);
   }
+  return r;
+}
+
+/* Thread 0 gets op over the block's values (gp_block_reduce_to_warp0, then a second
+ * __syncthreads so `warp_sums` may be reused afterwards). Every thread of the block
+ * must call it. */
+template <typename T, typename Op>
+__device__ __forceinline__ T gp_block_reduce(T v, Op op, T identity, T *warp_sums) {
+  const T r = gp_block_reduce_to_warp0(v, op, identity, warp_sums);
   __syncthreads();
   return r;
 }

@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Besides the architecture: no contraction and IEEE division, square root and denormals,
+ * so the CPU backend's bits match. */
+static const char *const OPTIONS[] = {"--std=c++17", "--fmad=false", "--prec-div=true",
+                                      "--prec-sqrt=true", "--ftz=false"};
+#define NOPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
+
 int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
                      char *log, size_t log_len) {
   *image = NULL;
@@ -22,9 +28,9 @@ int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *si
   }
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[] = {archopt, "--std=c++17", "--fmad=false", "--prec-div=true",
-                        "--prec-sqrt=true", "--ftz=false"};
-  r = nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+  const char *opts[1 + NOPTIONS] = {archopt};
+  for (int i = 0; i < NOPTIONS; i++) opts[1 + i] = OPTIONS[i];
+  r = nvrtcCompileProgram(prog, 1 + NOPTIONS, opts);
   if (r != NVRTC_SUCCESS) {
     size_t n = 0;
     int w = snprintf(log, log_len, "NVRTC (%s) failed: %s: ", arch, nvrtcGetErrorString(r));
@@ -54,6 +60,14 @@ int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *si
   *image = img;
   *size = n;
   return 0;
+}
+
+void gp_nvrtc_identity(char *buf, size_t len) {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) major = minor = -1;
+  int n = snprintf(buf, len, "nvrtc %d.%d", major, minor);
+  for (int i = 0; i < NOPTIONS && n > 0 && (size_t)n < len; i++)
+    n += snprintf(buf + n, len - (size_t)n, " %s", OPTIONS[i]);
 }
 
 void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len) {

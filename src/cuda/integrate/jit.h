@@ -19,6 +19,10 @@ extern "C" {
 int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
                      char *log, size_t log_len);
 
+/* NVRTC's version and the options gp_nvrtc_compile passes ("nvrtc 13.0 --std=c++17
+ * ..."): part of the on-disk cache's key, so a new compiler or new options miss. */
+void gp_nvrtc_identity(char *buf, size_t len);
+
 /* The arch string for a device: "sm_XY" when NVRTC supports it, else PTX for the newest
  * compute_XY NVRTC supports that is not newer than the device. */
 void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len);
