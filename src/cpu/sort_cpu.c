@@ -215,3 +215,76 @@ gp_status gp_cpu_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *va
   free(tv);
   return GP_OK;
 }
+
+static gp_status no_scratch(gp_context *ctx, size_t bytes) {
+  return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                 "cannot allocate %zu bytes of host scratch for the radix sort", bytes);
+}
+
+gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtype it,
+                         void *indices, size_t n, gp_order order) {
+  if (n == 0) return GP_OK;
+  size_t kb = gp_dtype_size(kt), ib = gp_dtype_size(it);
+  char *k = (char *)malloc(n * kb), *tk = (char *)malloc(n * kb), *tv = (char *)malloc(n * ib);
+  if (!k || !tk || !tv) {
+    free(k);
+    free(tk);
+    free(tv);
+    return no_scratch(ctx, n * (2 * kb + ib));
+  }
+  memcpy(k, keys, n * kb);
+  if (ib == 4)
+    for (size_t i = 0; i < n; i++) ((uint32_t *)indices)[i] = (uint32_t)i;
+  else
+    for (size_t i = 0; i < n; i++) ((uint64_t *)indices)[i] = (uint64_t)i;
+  encode(kt, order == GP_DESCENDING, k, n);
+  sort_one((int)kb, (int)ib, k, indices, tk, tv, n);
+  free(k);
+  free(tk);
+  free(tv);
+  return GP_OK;
+}
+
+gp_status gp_cpu_sort_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb,
+                              void *values, const uint64_t *offsets, size_t nseg,
+                              gp_order order) {
+  int desc = order == GP_DESCENDING;
+  size_t kb = gp_dtype_size(kt), longest = 0;
+  for (size_t i = 0; i < nseg; i++) {
+    size_t len = (size_t)(offsets[i + 1] - offsets[i]);
+    if (len > longest) longest = len;
+  }
+  if (longest <= 1) return GP_OK;
+  int workers = 1;
+#ifdef _OPENMP
+  workers = omp_get_max_threads();
+#endif
+  size_t kbytes = (size_t)workers * longest * kb, vbytes = (size_t)workers * longest * (size_t)vb;
+  char *tk = (char *)malloc(kbytes), *tv = vb ? (char *)malloc(vbytes) : NULL;
+  if (!tk || (vb && !tv)) {
+    free(tk);
+    free(tv);
+    return no_scratch(ctx, kbytes + vbytes);
+  }
+  long long ns = (long long)nseg;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(workers) schedule(dynamic, 1) if (workers > 1)
+#endif
+  for (long long s = 0; s < ns; s++) {
+    int w = 0;
+#ifdef _OPENMP
+    w = omp_get_thread_num();
+#endif
+    size_t off = (size_t)offsets[s], len = (size_t)(offsets[s + 1] - offsets[s]);
+    if (len <= 1) continue;
+    char *k = (char *)keys + off * kb;
+    char *v = vb ? (char *)values + off * (size_t)vb : NULL;
+    encode(kt, desc, k, len);
+    sort_one((int)kb, vb, k, v, tk + (size_t)w * longest * kb,
+             tv ? tv + (size_t)w * longest * (size_t)vb : NULL, len);
+    decode(kt, desc, k, len);
+  }
+  free(tk);
+  free(tv);
+  return GP_OK;
+}
