@@ -75,7 +75,6 @@ __device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned cou
   __syncthreads();
   unsigned *wh = s.whist + w * GP_RX_RADIX;
   const unsigned lt = (1u << lane) - 1;
-  unsigned dig[ITEMS];
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const unsigned local = (w * ITEMS + i) * 32 + lane;
@@ -89,7 +88,6 @@ __device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned cou
     }
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
     pos[i] = base + __popc(peers & lt);
-    dig[i] = d;
     __syncwarp(); /* the leader's update is seen by the next item's leader */
   }
   __syncthreads();
@@ -128,9 +126,13 @@ __device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned cou
     }
   }
   __syncthreads();
+  /* digits recomputed rather than kept: ITEMS fewer registers */
 #pragma unroll
   for (int i = 0; i < ITEMS; i++)
-    if (dig[i] < GP_RX_RADIX) pos[i] += s.dstart[dig[i]] + wh[dig[i]];
+    if ((w * ITEMS + i) * 32 + lane < count) {
+      const unsigned d = (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1);
+      pos[i] += s.dstart[d] + wh[d];
+    }
 }
 
 /* ---- upfront histogram ---------------------------------------------------------------- */
@@ -232,7 +234,7 @@ template <typename K, typename V, bool PV> struct rx_sweep_smem {
 
 /* One digit pass over one tile (see the file comment). */
 template <typename K, typename V, bool PV>
-__global__ void __launch_bounds__(GP_RX_THREADS)
+__global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
   constexpr int ITEMS = rx_items<K>();
   constexpr unsigned TILE = rx_tile<K>();

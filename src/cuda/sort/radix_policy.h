@@ -21,6 +21,12 @@
 #define GP_RX_ITEMS8 12
 #endif
 
+/* resident blocks per SM the one-sweep kernel is compiled for (caps its registers:
+   2 x 384 threads leave 85 per thread; 1 block of 384 gives only 12 warps per SM) */
+#ifndef GP_RX_MIN_BLOCKS
+#define GP_RX_MIN_BLOCKS 2
+#endif
+
 /* upfront histogram: threads per block, blocks per SM */
 #ifndef GP_RX_HIST_THREADS
 #define GP_RX_HIST_THREADS 512
