@@ -184,12 +184,14 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
  * others) are left as they are. offsets: nseg + 1 non-decreasing uint64_t, in host or
  * device memory; any decrease fails with GP_ERR_INVALID_ARGUMENT naming the index,
  * before any data is touched. nseg = 0 does nothing (offsets may then be NULL).
- * The offsets are read on the host to validate and plan: offsets in device memory are
- * first copied to the host, which synchronizes the context's stream (with host
- * offsets and device keys the call stays asynchronous). GPU: segments of up to 256
- * keys take a 64-thread block each, up to one tile (6144 4-byte / 4608 8-byte keys) a
- * 384-thread block each, larger ones the device-wide radix sort one after another
- * (workspace sized for the largest). Deterministic; same bits as the CPU backend. */
+ * The offsets are read first to validate and plan: in device memory by a kernel whose
+ * summary (a few words, and the bounds of the segments above one tile) is copied back,
+ * which synchronizes the context's stream; host offsets are read on the host and
+ * uploaded (the call then waits before returning). GPU: segments of up to 32
+ * keys take a warp each, up to 256 a 64-thread block each, up to one tile (6144 4-byte
+ * / 4608 8-byte keys) a 384-thread block each, larger ones the device-wide radix sort
+ * one after another (workspace sized for the largest). Deterministic; same bits as the
+ * CPU backend. */
 gp_status gp_sort_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
                                    const uint64_t *offsets, size_t nseg, gp_order order);
 /* As gp_sort_segments_offsets, values (of value_type) moving with their keys, stable. */

@@ -234,63 +234,29 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
 }
 
 /* ---- segments by offsets ---------------------------------------------------------- */
-/* Checks the offsets (read on the host: *host gets them, malloc'd when they had to be
-   copied from device memory, *owned set) and returns n = offsets[nseg]. */
-static gp_status load_offsets(gp_context *ctx, const uint64_t *offsets, size_t nseg,
-                              const uint64_t **host, uint64_t **owned, size_t *n) {
-  *host = offsets;
-  *owned = NULL;
-  *n = 0;
-  if (nseg == 0) return GP_OK;
-  if (!offsets)
-    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "offsets is NULL but nseg = %zu", nseg);
-  if (nseg > SIZE_MAX / 16)
-    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "nseg = %zu is too large to address", nseg);
-  if (ctx->backend != GP_BACKEND_CPU && gp_mem_kind_of(ctx, offsets) != GP_MEM_HOST) {
-    uint64_t *h = (uint64_t *)malloc((nseg + 1) * sizeof *h);
-    if (!h)
-      return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
-                     "no host memory for a copy of the %zu offsets (%zu bytes)", nseg + 1,
-                     (nseg + 1) * sizeof *h);
-    gp_status s = gp_copy_sync(ctx, h, offsets, (nseg + 1) * sizeof *h);
-    if (s) {
-      free(h);
-      return s;
-    }
-    *host = *owned = h;
-  } else if (ctx->backend == GP_BACKEND_CPU) {
-    gp_status s = gp_require_host(ctx, offsets, "offsets");
-    if (s) return s;
-  }
-  const uint64_t *o = *host;
-  for (size_t i = 0; i < nseg; i++)
-    if (o[i + 1] < o[i]) {
-      free(*owned);
-      *owned = NULL;
-      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                     "offsets must be non-decreasing: offsets[%zu] = %llu > offsets[%zu] = "
-                     "%llu", i, (unsigned long long)o[i], i + 1, (unsigned long long)o[i + 1]);
-    }
-  if (o[nseg] > SIZE_MAX / 16) {
-    free(*owned);
-    *owned = NULL;
+static gp_status bad_offsets(gp_context *ctx, uint64_t i, uint64_t a, uint64_t b) {
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                 "offsets must be non-decreasing: offsets[%llu] = %llu > offsets[%llu] = %llu",
+                 (unsigned long long)i, (unsigned long long)a, (unsigned long long)i + 1,
+                 (unsigned long long)b);
+}
+
+static gp_status check_n(gp_context *ctx, uint64_t n, size_t nseg) {
+  if (n > SIZE_MAX / 16)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                   "offsets[%zu] = %llu keys is too large to address", nseg,
-                   (unsigned long long)o[nseg]);
-  }
-  *n = (size_t)o[nseg];
+                   "offsets[%zu] = %llu keys is too large to address", nseg, (unsigned long long)n);
   return GP_OK;
 }
 
 #if GP_HAVE_CUDA
 static gp_status cuda_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
-                              const uint64_t *offsets, const uint64_t *h_off, size_t nseg,
-                              size_t n, int desc) {
-  size_t kb = gp_dtype_size(kt);
+                              const uint64_t *offsets, size_t nseg, const gp_cuda_seg_summary *sum,
+                              const uint64_t *large, int desc) {
+  size_t kb = gp_dtype_size(kt), n = (size_t)sum->n;
   int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
   int stage_v = vb && gp_mem_kind_of(ctx, values) == GP_MEM_HOST;
   int stage_o = gp_mem_kind_of(ctx, offsets) == GP_MEM_HOST;
-  size_t scratch = gp_cuda_radix_segments_scratch(kt, vb, h_off, nseg);
+  size_t scratch = gp_cuda_radix_segments_scratch(kt, vb, sum);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;
@@ -306,7 +272,7 @@ static gp_status cuda_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb, 
   if (stage_v && (s = gp_copy(ctx, dv, values, n * (size_t)vb))) return s;
   if (stage_o && (s = gp_copy(ctx, (void *)doff, offsets, (nseg + 1) * sizeof(uint64_t))))
     return s;
-  s = gp_cuda_radix_segments(ctx, kt, dk, vb, dv, doff, h_off, nseg, desc,
+  s = gp_cuda_radix_segments(ctx, kt, dk, vb, dv, doff, nseg, sum, large, desc,
                              scratch ? (char *)ws + os_ : NULL);
   if (s) {
     (void)gp_sync_stream(ctx);
@@ -318,36 +284,72 @@ static gp_status cuda_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb, 
   if (stage_k || stage_v || stage_o) return gp_sync_stream(ctx);
   return GP_OK;
 }
+
+/* Reads the offsets where they live (a kernel for device offsets), checks them and the
+   keys and values against n = offsets[nseg], then sorts. */
+static gp_status cuda_offsets_checked(gp_context *ctx, gp_dtype kt, void *keys, int vt,
+                                      void *values, const uint64_t *offsets, size_t nseg,
+                                      gp_order order) {
+  int on_device = gp_mem_kind_of(ctx, offsets) != GP_MEM_HOST;
+  gp_cuda_seg_summary sum;
+  uint64_t *large = NULL;
+  gp_status s = gp_cuda_radix_summarize(ctx, kt, offsets, on_device, nseg, &sum, &large);
+  if (s) return s;
+  if (sum.first_bad != UINT64_MAX) {
+    uint64_t pair[2];
+    if (on_device) {
+      if ((s = gp_copy_sync(ctx, pair, offsets + sum.first_bad, sizeof pair))) return s;
+    } else {
+      pair[0] = offsets[sum.first_bad];
+      pair[1] = offsets[sum.first_bad + 1];
+    }
+    return bad_offsets(ctx, sum.first_bad, pair[0], pair[1]);
+  }
+  if (!(s = check_n(ctx, sum.n, nseg)) &&
+      !(s = check_args(ctx, kt, keys, vt, values, (size_t)sum.n, sum.n ? (size_t)sum.n : 1,
+                       order, GP_SORT_RADIX)) &&
+      sum.n > 0) {
+    int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
+    s = cuda_offsets(ctx, kt, keys, vb, vb ? values : NULL, offsets, nseg, &sum, large,
+                     order == GP_DESCENDING);
+  }
+  free(large);
+  return s;
+}
 #endif
 
 static gp_status offsets_common(gp_context *ctx, gp_dtype kt, void *keys, int vt, void *values,
                                 const uint64_t *offsets, size_t nseg, gp_order order) {
   gp_status s = gp_check_ctx(ctx);
   if (s) return s;
-  if (vt >= 0 && (unsigned)vt >= GP_DTYPE_COUNT)
-    return gp_check_dtype(ctx, (gp_dtype)vt, "value_type");
-  const uint64_t *h_off;
-  uint64_t *owned;
-  size_t n;
-  if ((s = load_offsets(ctx, offsets, nseg, &h_off, &owned, &n))) return s;
-  s = check_args(ctx, kt, keys, vt, values, n, n ? n : 1, order, GP_SORT_RADIX);
-  int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
-  if (!s && n > 0) {
-    if (ctx->backend == GP_BACKEND_CPU) {
-      if (!(s = gp_require_host(ctx, keys, "keys")) &&
-          !(vb && (s = gp_require_host(ctx, values, "values"))))
-        s = gp_cpu_sort_offsets(ctx, kt, keys, vb, vb ? values : NULL, h_off, nseg, order);
-    } else {
-#if GP_HAVE_CUDA
-      s = cuda_offsets(ctx, kt, keys, vb, vb ? values : NULL, offsets, h_off, nseg, n,
-                       order == GP_DESCENDING);
-#else
-      s = gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
-#endif
-    }
+  if ((s = gp_check_dtype(ctx, kt, "key_type"))) return s;
+  if (vt >= 0 && (s = gp_check_dtype(ctx, (gp_dtype)vt, "value_type"))) return s;
+  if ((unsigned)order > GP_DESCENDING)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown order %d: use GP_ASCENDING or GP_DESCENDING", (int)order);
+  if (nseg == 0) return GP_OK;
+  if (!offsets)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "offsets is NULL but nseg = %zu", nseg);
+  if (nseg > SIZE_MAX / 16)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "nseg = %zu is too large to address", nseg);
+  if (ctx->backend == GP_BACKEND_CPU) {
+    if ((s = gp_require_host(ctx, offsets, "offsets"))) return s;
+    for (size_t i = 0; i < nseg; i++)
+      if (offsets[i + 1] < offsets[i]) return bad_offsets(ctx, i, offsets[i], offsets[i + 1]);
+    size_t n = (size_t)offsets[nseg];
+    if ((s = check_n(ctx, offsets[nseg], nseg))) return s;
+    if ((s = check_args(ctx, kt, keys, vt, values, n, n ? n : 1, order, GP_SORT_RADIX))) return s;
+    if (n == 0) return GP_OK;
+    int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
+    if ((s = gp_require_host(ctx, keys, "keys"))) return s;
+    if (vb && (s = gp_require_host(ctx, values, "values"))) return s;
+    return gp_cpu_sort_offsets(ctx, kt, keys, vb, vb ? values : NULL, offsets, nseg, order);
   }
-  free(owned);
-  return s;
+#if GP_HAVE_CUDA
+  return cuda_offsets_checked(ctx, kt, keys, vt, values, offsets, nseg, order);
+#else
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
+#endif
 }
 
 gp_status gp_sort_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,

@@ -14,8 +14,11 @@
  *                 for the global offsets, then scatters through shared memory so
  *                 each digit's run is written contiguously
  *   rx_fixup      copies the other buffer back when an odd pass count ended there
- * Segments (and single sorts) of up to one tile run in one block each (rx_segsort):
- * the same stable ranking, all passes in shared memory, one read and one write.
+ * Segments (and single sorts) of up to one tile take one read and one write: up to 32
+ * keys a warp each (rx_warpsort, a shuffle network on (key, position)), larger ones a
+ * block each (rx_segsort: the same stable ranking, every pass in shared memory).
+ * Segments above a tile take the device-wide sort one after another; rx_summarize
+ * checks device-resident offsets and lists those segments for the host.
  *
  * Keys are read raw and encoded in registers at every pass (a few ALU operations), so
  * every buffer holds caller-visible keys. Stable: the ranking keeps input order within
@@ -26,10 +29,11 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef unsigned long long u64;
 
-#define RX_WARPS (GP_RX_THREADS / 32)
 #define RX_MAXPASS 8
 static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
               "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
@@ -333,7 +337,7 @@ __global__ void rx_fixup(rx_sweep_args a) {
   }
 }
 
-/* ---- one block per segment ------------------------------------------------------------ */
+/* ---- one warp or one block per segment ------------------------------------------------ */
 struct rx_seg_args {
   const void *kin, *vin; /* vin NULL with values: iota (global index) */
   void *kout, *vout;     /* kout NULL: keys not written (argsort) */
@@ -410,6 +414,48 @@ rx_segsort(rx_seg_args a) {
   }
 }
 
+/* Segments of 2 .. 32 keys: one warp each, one key per lane, a bitonic network with
+ * shuffles over (key, input position) pairs, which are all distinct: ties go by
+ * position, so the result is the stable sort's. Lanes past the segment hold the largest
+ * key and later positions, so they sort last. */
+template <typename K, typename V, bool PV>
+__global__ void __launch_bounds__(GP_RX_WARP_THREADS)
+rx_warpsort(rx_seg_args a) {
+  const unsigned lane = threadIdx.x & 31;
+  const u64 first = ((u64)blockIdx.x * GP_RX_WARP_THREADS + threadIdx.x) >> 5;
+  const u64 nwarps = (u64)gridDim.x * (GP_RX_WARP_THREADS / 32);
+  for (u64 seg = first; seg < a.nseg; seg += nwarps) {
+    const u64 begin = a.offsets ? a.offsets[seg] : 0;
+    const u64 size = (a.offsets ? a.offsets[seg + 1] : a.n) - begin;
+    if (size < 2 || size > 32) continue; /* warp-uniform */
+    const bool ok = lane < size;
+    K k = ok ? gp_key_enc(((const K *)a.kin)[begin + lane], a.kind, a.desc) : (K)~(K)0;
+    V v = (V)0;
+    if (PV && ok) v = a.vin ? ((const V *)a.vin)[begin + lane] : (V)(begin + lane);
+    unsigned p = lane;
+#pragma unroll
+    for (unsigned blk = 2; blk <= 32; blk <<= 1)
+#pragma unroll
+      for (unsigned st = blk >> 1; st > 0; st >>= 1) {
+        const K ko = __shfl_xor_sync(0xFFFFFFFFu, k, st);
+        const unsigned po = __shfl_xor_sync(0xFFFFFFFFu, p, st);
+        V vo = (V)0;
+        if (PV) vo = __shfl_xor_sync(0xFFFFFFFFu, v, st);
+        const bool other_less = ko < k || (ko == k && po < p);
+        const bool want_min = ((lane & st) == 0) == ((lane & blk) == 0);
+        if (want_min == other_less) {
+          k = ko;
+          p = po;
+          v = vo;
+        }
+      }
+    if (ok) {
+      if (a.kout) ((K *)a.kout)[begin + lane] = gp_key_dec(k, a.kind, a.desc);
+      if (PV) ((V *)a.vout)[begin + lane] = v;
+    }
+  }
+}
+
 /* ---- host side ------------------------------------------------------------------------ */
 static size_t rx_align(size_t b) { return (b + 255) & ~(size_t)255; }
 
@@ -472,17 +518,32 @@ static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblock
   return GP_OK;
 }
 
-/* Sorts segments of 2 .. one tile with one block each: small ones with a small block. */
+/* Segments of up to one tile, by size class: counts[0] of 2 .. 32 keys (a warp each),
+ * counts[1] up to the small block, counts[2] up to the tile (a block each). A class
+ * with segments gets a grid over all segments (blocks skip the other classes' ones). */
 template <typename K, typename V, bool PV>
-static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, u64 n_small, u64 n_tile) {
+static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const u64 counts[3]) {
   constexpr unsigned SMALL = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
-  a.min_size = 2;
+  static_assert(SMALL > 32, "the small block takes the segments above a warp's 32 keys");
+  if (counts[0]) {
+    const u64 per = GP_RX_WARP_THREADS / 32;
+    u64 blocks = (a.nseg + per - 1) / per;
+    if (blocks > (1u << 30)) blocks = 1u << 30;
+    rx_warpsort<K, V, PV><<<(unsigned)blocks, GP_RX_WARP_THREADS, 0, (cudaStream_t)ctx->stream>>>(a);
+    GP_LAUNCH_CHECK(ctx, "rx_warpsort");
+  }
+  a.min_size = 33;
   a.max_size = SMALL;
-  gp_status s = rx_launch_seg<GP_RX_SMALL_THREADS, GP_RX_SMALL_ITEMS, K, V, PV>(ctx, a, n_small);
+  gp_status s = rx_launch_seg<GP_RX_SMALL_THREADS, GP_RX_SMALL_ITEMS, K, V, PV>(ctx, a, counts[1] ? a.nseg : 0);
   if (s) return s;
   a.min_size = SMALL + 1;
   a.max_size = rx_tile<K>();
-  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, n_tile);
+  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, counts[2] ? a.nseg : 0);
+}
+
+/* The size class of a segment for rx_seg_launches: 0, 1, 2, or 3 (above a tile). */
+template <typename K> __host__ __device__ static int rx_class(u64 size) {
+  return size <= 32 ? 0 : size <= GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS ? 1 : size <= rx_tile<K>() ? 2 : 3;
 }
 
 /* The device-wide sort: kin (read by the first active pass; may be kbuf0) to kbuf0,
@@ -552,8 +613,9 @@ static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *value
   const gp_key_class kind = gp_key_class_of(kt);
   if (rx_fits_block(sizeof(K), n)) {
     rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc};
-    const bool small = n <= GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
-    return rx_seg_launches<K, V, PV>(ctx, a, small ? 1 : 0, small ? 0 : 1);
+    u64 counts[3] = {0, 0, 0};
+    counts[rx_class<K>(n)] = 1;
+    return rx_seg_launches<K, V, PV>(ctx, a, counts);
   }
   return rx_device_sort<K, V, PV>(ctx, (const K *)keys, (K *)keys, NULL, (const V *)values,
                                   (V *)values, n, kind, desc, 0, (char *)scratch);
@@ -578,8 +640,9 @@ static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, vo
   const gp_key_class kind = gp_key_class_of(kt);
   if (rx_fits_block(sizeof(K), n)) {
     rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc};
-    const bool small = n <= GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
-    return rx_seg_launches<K, V, true>(ctx, a, small ? 1 : 0, small ? 0 : 1);
+    u64 counts[3] = {0, 0, 0};
+    counts[rx_class<K>(n)] = 1;
+    return rx_seg_launches<K, V, true>(ctx, a, counts);
   }
   char *sc = (char *)scratch;
   K *k0 = (K *)sc;
@@ -605,41 +668,147 @@ extern "C" gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype kt, const v
 }
 
 /* ---- segments by offsets -------------------------------------------------------------- */
-static unsigned rx_tile_of(size_t kb) { return kb == 4 ? rx_tile<uint32_t>() : rx_tile<u64>(); }
+/* What the offsets hold, found on the device: the first decrease, n, the segments of each
+ * size class, and the segments above a tile listed (begin, end) in `large`. */
+struct rx_summary {
+  u64 first_bad; /* set to all ones before the launch */
+  u64 n;
+  u64 counts[4];
+  u64 max_large;
+  u64 nlarge;
+};
+
+template <typename K>
+__global__ void __launch_bounds__(256)
+rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
+  const unsigned lane = threadIdx.x & 31;
+  const u64 stride = (u64)gridDim.x * blockDim.x;
+  /* warp-uniform trips: the ballots below need every lane */
+  for (u64 base = (u64)blockIdx.x * blockDim.x + (threadIdx.x - lane); base < nseg; base += stride) {
+    const u64 i = base + lane;
+    int cls = -1;
+    if (i < nseg) {
+      const u64 b = off[i], e = off[i + 1];
+      if (e < b) atomicMin(&s->first_bad, i);
+      else if (e - b >= 2) cls = rx_class<K>(e - b);
+      if (cls == 3) {
+        const u64 j = atomicAdd(&s->nlarge, 1ull);
+        large[2 * j] = b;
+        large[2 * j + 1] = e;
+        atomicMax(&s->max_large, e - b);
+      }
+    }
+    /* one atomic per warp and class */
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      const unsigned m = __ballot_sync(0xFFFFFFFFu, cls == c);
+      if (lane == 0 && m) atomicAdd(&s->counts[c], (u64)__popc(m));
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) s->n = off[nseg];
+}
+
+static void rx_summary_from_host(size_t kb, const uint64_t *off, size_t nseg,
+                                 gp_cuda_seg_summary *sum, uint64_t *large) {
+  memset(sum, 0, sizeof *sum);
+  sum->first_bad = UINT64_MAX;
+  for (size_t i = 0; i < nseg; i++) {
+    const u64 b = off[i], e = off[i + 1];
+    if (e < b) {
+      sum->first_bad = i;
+      return;
+    }
+    if (e - b < 2) continue;
+    const int c = kb == 4 ? rx_class<uint32_t>(e - b) : rx_class<u64>(e - b);
+    sum->counts[c]++;
+    if (c == 3) {
+      if (large) {
+        large[2 * sum->nlarge] = b;
+        large[2 * sum->nlarge + 1] = e;
+      }
+      sum->nlarge++;
+      if (e - b > sum->max_large) sum->max_large = e - b;
+    }
+  }
+  sum->n = off[nseg];
+}
+
+extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
+                                             const uint64_t *offsets, int on_device, size_t nseg,
+                                             gp_cuda_seg_summary *sum, uint64_t **large) {
+  const size_t kb = gp_dtype_size(key_type);
+  *large = NULL;
+  if (!on_device) {
+    rx_summary_from_host(kb, offsets, nseg, sum, NULL);
+    if (sum->nlarge) {
+      *large = (uint64_t *)malloc(sum->nlarge * 2 * sizeof(uint64_t));
+      if (!*large)
+        return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for the list of %llu large segments",
+                       (unsigned long long)sum->nlarge);
+      rx_summary_from_host(kb, offsets, nseg, sum, *large);
+    }
+    return GP_OK;
+  }
+  const cudaStream_t st = (cudaStream_t)ctx->stream;
+  gp_ws_layout lay = {0};
+  const size_t os = gp_ws_add(&lay, sizeof(rx_summary));
+  const size_t ol = gp_ws_add(&lay, nseg * 2 * sizeof(u64));
+  void *ws = NULL;
+  gp_status s = gp_ws_reserve(ctx, &lay, &ws);
+  if (s) return s;
+  rx_summary *ds = (rx_summary *)((char *)ws + os);
+  u64 *dl = (u64 *)((char *)ws + ol);
+  GP_CUDA_TRY(ctx, cudaMemsetAsync(ds, 0, sizeof *ds, st));
+  GP_CUDA_TRY(ctx, cudaMemsetAsync(&ds->first_bad, 0xFF, sizeof ds->first_bad, st));
+  const int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
+  u64 blocks = (nseg + 255) / 256;
+  if (blocks > (u64)sms * 8) blocks = (u64)sms * 8;
+  if (kb == 4) rx_summarize<uint32_t><<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, ds, dl);
+  else rx_summarize<u64><<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, ds, dl);
+  GP_LAUNCH_CHECK(ctx, "rx_summarize");
+  void *pin = NULL;
+  if ((s = gp_pinned(ctx, sizeof(rx_summary), &pin))) return s;
+  GP_CUDA_TRY(ctx, cudaMemcpyAsync(pin, ds, sizeof(rx_summary), cudaMemcpyDeviceToHost, st));
+  if ((s = gp_sync_stream(ctx))) return s;
+  const rx_summary *h = (const rx_summary *)pin;
+  sum->first_bad = h->first_bad;
+  sum->n = h->n;
+  for (int c = 0; c < 4; c++) sum->counts[c] = h->counts[c];
+  sum->max_large = h->max_large;
+  sum->nlarge = h->nlarge;
+  if (sum->first_bad == UINT64_MAX && sum->nlarge) {
+    *large = (uint64_t *)malloc(sum->nlarge * 2 * sizeof(uint64_t));
+    if (!*large)
+      return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for the list of %llu large segments",
+                     (unsigned long long)sum->nlarge);
+    s = gp_copy_sync(ctx, *large, dl, sum->nlarge * 2 * sizeof(uint64_t));
+    if (s) {
+      free(*large);
+      *large = NULL;
+      return s;
+    }
+  }
+  return GP_OK;
+}
 
 extern "C" size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
-                                                 const uint64_t *offsets, size_t nseg) {
-  const size_t kb = gp_dtype_size(key_type);
-  u64 big = 0;
-  for (size_t i = 0; i < nseg; i++) {
-    const u64 sz = offsets[i + 1] - offsets[i];
-    if (sz > rx_tile_of(kb) && sz > big) big = sz;
-  }
-  return big ? rx_layout(kb, value_bytes, big).end : 0;
+                                                 const gp_cuda_seg_summary *sum) {
+  return sum->max_large ? rx_layout(gp_dtype_size(key_type), value_bytes, sum->max_large).end : 0;
 }
 
 template <typename K, typename V, bool PV>
 static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *values,
-                               const uint64_t *d_off, const uint64_t *h_off, size_t nseg,
-                               int desc, void *scratch) {
+                               const uint64_t *d_off, size_t nseg, const gp_cuda_seg_summary *sum,
+                               const uint64_t *large, int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
-  constexpr u64 SMALL = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
-  u64 n_small = 0, n_tile = 0;
-  for (size_t i = 0; i < nseg; i++) {
-    const u64 sz = h_off[i + 1] - h_off[i];
-    if (sz >= 2 && sz <= SMALL) n_small++;
-    else if (sz > SMALL && sz <= rx_tile<K>()) n_tile++;
-  }
-  /* one block per segment of the class; the grid covers all segments when a class is
-     sparse, since blocks find their segment by index */
   rx_seg_args a = {keys, values, keys, values, (const u64 *)d_off, nseg, 0, 0, 0, kind, desc};
-  gp_status s = rx_seg_launches<K, V, PV>(ctx, a, n_small ? nseg : 0, n_tile ? nseg : 0);
+  const u64 counts[3] = {sum->counts[0], sum->counts[1], sum->counts[2]};
+  gp_status s = rx_seg_launches<K, V, PV>(ctx, a, counts);
   if (s) return s;
-  for (size_t i = 0; i < nseg; i++) {
-    const u64 sz = h_off[i + 1] - h_off[i];
-    if (sz <= rx_tile<K>()) continue;
-    K *k = (K *)keys + h_off[i];
-    V *v = PV ? (V *)values + h_off[i] : NULL;
+  for (u64 i = 0; i < sum->nlarge; i++) {
+    const u64 b = large[2 * i], sz = large[2 * i + 1] - b;
+    K *k = (K *)keys + b;
+    V *v = PV ? (V *)values + b : NULL;
     if ((s = rx_device_sort<K, V, PV>(ctx, k, k, NULL, v, v, sz, kind, desc, 0, (char *)scratch)))
       return s;
   }
@@ -647,16 +816,16 @@ static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *v
 }
 
 extern "C" gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb,
-                                            void *values, const uint64_t *d_offsets,
-                                            const uint64_t *h_offsets, size_t nseg, int desc,
-                                            void *scratch) {
+                                            void *values, const uint64_t *d_off, size_t nseg,
+                                            const gp_cuda_seg_summary *sum, const uint64_t *large,
+                                            int desc, void *scratch) {
   if (nseg == 0) return GP_OK;
   if (gp_dtype_size(kt) == 4) {
-    if (vb == 0) return rx_segments_t<uint32_t, uint32_t, false>(ctx, kt, keys, NULL, d_offsets, h_offsets, nseg, desc, scratch);
-    if (vb == 4) return rx_segments_t<uint32_t, uint32_t, true>(ctx, kt, keys, values, d_offsets, h_offsets, nseg, desc, scratch);
-    return rx_segments_t<uint32_t, u64, true>(ctx, kt, keys, values, d_offsets, h_offsets, nseg, desc, scratch);
+    if (vb == 0) return rx_segments_t<uint32_t, uint32_t, false>(ctx, kt, keys, NULL, d_off, nseg, sum, large, desc, scratch);
+    if (vb == 4) return rx_segments_t<uint32_t, uint32_t, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
+    return rx_segments_t<uint32_t, u64, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
   }
-  if (vb == 0) return rx_segments_t<u64, uint32_t, false>(ctx, kt, keys, NULL, d_offsets, h_offsets, nseg, desc, scratch);
-  if (vb == 4) return rx_segments_t<u64, uint32_t, true>(ctx, kt, keys, values, d_offsets, h_offsets, nseg, desc, scratch);
-  return rx_segments_t<u64, u64, true>(ctx, kt, keys, values, d_offsets, h_offsets, nseg, desc, scratch);
+  if (vb == 0) return rx_segments_t<u64, uint32_t, false>(ctx, kt, keys, NULL, d_off, nseg, sum, large, desc, scratch);
+  if (vb == 4) return rx_segments_t<u64, uint32_t, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
+  return rx_segments_t<u64, u64, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
 }

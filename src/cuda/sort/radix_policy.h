@@ -35,10 +35,13 @@
 #define GP_RX_HIST_BLOCKS_PER_SM 4
 #endif
 
-/* segments (and single sorts) that fit one block are sorted in it, in shared memory:
-   segments of up to GP_RX_SMALL_THREADS x GP_RX_SMALL_ITEMS keys by a small block,
-   larger ones up to the one-sweep tile by a full block, larger ones by the
+/* segments (and single sorts) of up to 32 keys take one warp each (blocks of
+   GP_RX_WARP_THREADS); up to GP_RX_SMALL_THREADS x GP_RX_SMALL_ITEMS keys a small block
+   each, up to the one-sweep tile a full block each (in shared memory); larger ones the
    device-wide sort, one segment after another */
+#ifndef GP_RX_WARP_THREADS
+#define GP_RX_WARP_THREADS 256
+#endif
 #ifndef GP_RX_SMALL_THREADS
 #define GP_RX_SMALL_THREADS 64
 #endif

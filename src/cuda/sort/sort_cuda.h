@@ -43,16 +43,28 @@ gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype key_type, const void *
                                 void *scratch);
 
 /* Segments [offsets[i], offsets[i+1]) for i < nseg, each sorted stably in place.
- * d_offsets: the nseg + 1 offsets in device memory, h_offsets: the same on the host,
- * validated (non-decreasing). Segments of up to one tile take one block each, larger
- * ones the device-wide sort one after another, so scratch must hold
- * gp_cuda_radix_segments_scratch bytes (the largest such segment's). */
+ * First gp_cuda_radix_summarize reads the nseg + 1 offsets where they are (host, or
+ * device: a kernel and a copy of the summary back, which synchronizes): the first
+ * decrease (first_bad, UINT64_MAX if none; then nothing else is filled), n =
+ * offsets[nseg], the segments per size class, and in *large (malloc'd, NULL when
+ * none; the caller frees it) begin and end of each segment above one tile. Segments
+ * of up to one tile take a warp or a block each; the larger ones the device-wide sort
+ * one after another, so scratch holds gp_cuda_radix_segments_scratch bytes (the
+ * largest one's). d_offsets: the offsets in device memory. */
+typedef struct gp_cuda_seg_summary {
+  uint64_t first_bad, n;
+  uint64_t counts[4]; /* segments of 2..32 keys, ..256, ..one tile, above a tile */
+  uint64_t max_large, nlarge;
+} gp_cuda_seg_summary;
+gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, const uint64_t *offsets,
+                                  int on_device, size_t nseg, gp_cuda_seg_summary *summary,
+                                  uint64_t **large);
 size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
-                                      const uint64_t *h_offsets, size_t nseg);
+                                      const gp_cuda_seg_summary *summary);
 gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype key_type, void *keys,
                                  int value_bytes, void *values, const uint64_t *d_offsets,
-                                 const uint64_t *h_offsets, size_t nseg, int desc,
-                                 void *scratch);
+                                 size_t nseg, const gp_cuda_seg_summary *summary,
+                                 const uint64_t *large, int desc, void *scratch);
 
 #ifdef __cplusplus
 }
