@@ -230,8 +230,9 @@ static int fill_iota(gpb_bench *b, uint32_t *d, size_t n) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims bench sort [options]\n\n"
-          "Times gp_sort (bitonic, and the seed's grid bitonic) against cub::DeviceRadixSort,\n"
-          "and gp_sort_segments against cub::DeviceSegmentedSort, on random keys.\n\n"
+          "Times gp_sort (--algo, and the seed's grid bitonic), gp_sort_pairs and gp_argsort\n"
+          "against cub::DeviceRadixSort, gp_sort_segments and gp_sort_segments_offsets\n"
+          "against cub::DeviceSegmentedSort, on random keys.\n\n"
           "  --sizes LIST      whole-sort sizes (default 2^11,2^16,2^21,2^24)\n"
           "  --algo A          whole sorts: bitonic (default), radix, auto or bitonic-seed\n"
           "  --pairs VT        whole sorts of pairs with random values of VT (gp_sort_pairs\n"

@@ -305,7 +305,7 @@ static void check_bad_input(void) {
   CHECK_ERROR_MENTIONS(ctx, "value_type");
   CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, (gp_order)2, GP_SORT_AUTO), GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "order");
-  CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, GP_ASCENDING, (gp_sort_algo)3), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, GP_ASCENDING, (gp_sort_algo)(GP_SORT_RADIX + 1)), GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "algo");
   CHECK_STATUS(gp_sort_pairs(ctx, GP_U32, keys, GP_U32, vals, N, GP_ASCENDING, GP_SORT_BITONIC_SEED),
                GP_ERR_UNSUPPORTED);
