@@ -19,7 +19,9 @@
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
 #define RX_LSD_BITS 11        /* widest serial digit */
 #define RX_MAX_DIGITS 8       /* 64 bits in 8-bit digits */
-#define RX_TOP_MAX 11         /* widest parallel digit (buckets of a parallel pass) */
+#define RX_TOP_MAX 11         /* widest MSD digit (buckets of a write-combined pass) */
+#define RX_NB ((size_t)1 << RX_TOP_MAX)
+#define RX_LEVELS 24          /* deepest MSD nesting (see rec in radix_cpu_impl.h) */
 #define RX_BUCKET_KEYS 8192   /* the MSD pass aims at buckets this large */
 /* the most keys one thread sorts alone (serial LSD in its cache); larger arrays and
    buckets get parallel passes */
@@ -54,18 +56,19 @@ static int rx_top_width(size_t n, int span) {
 }
 
 /* One thread's scratch: LSD histograms and ping-pong buffers (capacity keys and values
- * each), write-combining lines and flush marks for 2^RX_TOP_MAX buckets. */
+ * each); for MSD passes, write-combining lines, flush marks and counts for RX_NB
+ * buckets and the bucket boundaries of each nesting level. */
 typedef struct rx_thread {
-  size_t *hist;
+  uint32_t *hist;
   void *ak, *av, *bk, *bv;
   void *wck, *wcv;
-  size_t *flushed;
+  size_t *flushed, *cnt, *starts;
 } rx_thread;
 
 typedef struct rx_work {
   int nthreads;
-  size_t *cnt;    /* nthreads << RX_TOP_MAX per-thread bucket counts, then offsets */
-  size_t *starts; /* (1 << RX_TOP_MAX) + 1 bucket boundaries of the MSD pass */
+  size_t *cnt;    /* nthreads * RX_NB per-thread bucket counts, then offsets */
+  size_t *starts; /* RX_LEVELS * (RX_NB + 1) bucket boundaries of the parallel passes */
   rx_thread *threads;
   void *mem;
 } rx_work;
@@ -146,13 +149,13 @@ static int rx_threads(void) {
 static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, size_t cap,
                                int par) {
   int nt = rx_threads();
-  size_t nb = (size_t)1 << RX_TOP_MAX, line = 64 / kb;
-  size_t hist = round64(sizeof(size_t) * ((size_t)RX_MAX_DIGITS << RX_LSD_BITS));
+  size_t nb = RX_NB, line = 64 / kb, lv = RX_LEVELS * (nb + 1) * sizeof(size_t);
+  size_t hist = round64(sizeof(uint32_t) * ((size_t)RX_MAX_DIGITS << RX_LSD_BITS));
   size_t bk = round64(cap * kb), bv = round64(cap * (size_t)vb);
   size_t wck = par ? nb * 64 : 0, wcv = par ? round64(nb * line * (size_t)vb) : 0;
-  size_t fl = par ? round64(nb * sizeof(size_t)) : 0;
-  size_t per = hist + 2 * (bk + bv) + wck + wcv + fl;
-  size_t shared = round64((size_t)nt * nb * sizeof(size_t)) + round64((nb + 1) * sizeof(size_t)) +
+  size_t fl = par ? round64(nb * sizeof(size_t)) : 0, st = par ? round64(lv) : 0;
+  size_t per = hist + 2 * (bk + bv) + wck + wcv + 2 * fl + st;
+  size_t shared = round64((size_t)nt * nb * sizeof(size_t)) + round64(lv) +
                   round64((size_t)nt * sizeof(rx_thread));
   size_t total = shared + (size_t)nt * per;
   char *m = (char *)aligned_alloc(64, total);
@@ -164,12 +167,12 @@ static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, 
   wk->cnt = (size_t *)m;
   m += round64((size_t)nt * nb * sizeof(size_t));
   wk->starts = (size_t *)m;
-  m += round64((nb + 1) * sizeof(size_t));
+  m += round64(lv);
   wk->threads = (rx_thread *)m;
   m += round64((size_t)nt * sizeof(rx_thread));
   for (int t = 0; t < nt; t++) {
     rx_thread *w = &wk->threads[t];
-    w->hist = (size_t *)m, m += hist;
+    w->hist = (uint32_t *)m, m += hist;
     w->ak = m, m += bk;
     w->bk = m, m += bk;
     w->av = m, m += bv;
@@ -177,6 +180,8 @@ static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, 
     w->wck = m, m += wck;
     w->wcv = m, m += wcv;
     w->flushed = (size_t *)m, m += fl;
+    w->cnt = (size_t *)m, m += fl;
+    w->starts = (size_t *)m, m += st;
   }
   return GP_OK;
 }

@@ -31,7 +31,8 @@ static void RX(insertion)(RX_KT *k, RX_VT *v, size_t n) {
  * holds RX_MAX_DIGITS << RX_LSD_BITS counts. One read counts every digit; digits on which
  * all keys agree are skipped. */
 static void RX(lsd)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, RX_KT *ak,
-                    RX_VT *av, RX_KT *bk, RX_VT *bv, size_t n, int lo, int hi, size_t *hist) {
+                    RX_VT *av, RX_KT *bk, RX_VT *bv, size_t n, int lo, int hi,
+                    uint32_t *hist) {
   rx_plan plan = rx_plan_digits(lo, hi, n <= RX_SMALL_DIGIT_N ? 8 : RX_LSD_BITS);
   if (n < RX_INSERTION_MAX || plan.m == 0) {
     RX_KT *ok = dk ? dk : ak;
@@ -40,8 +41,8 @@ static void RX(lsd)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, RX_K
     if (plan.m) RX(insertion)(ok, dv, n);
     return;
   }
-  for (int j = 0; j < plan.m; j++) memset(hist + ((size_t)j << RX_LSD_BITS), 0,
-                                          sizeof(size_t) << plan.width[j]);
+  for (int j = 0; j < plan.m; j++)
+    memset(hist + ((size_t)j << RX_LSD_BITS), 0, sizeof(uint32_t) << plan.width[j]);
   for (size_t i = 0; i < n; i++) {
     RX_KT x = sk[i];
     for (int j = 0; j < plan.m; j++)
@@ -49,11 +50,11 @@ static void RX(lsd)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, RX_K
   }
   int live[RX_MAX_DIGITS], m = 0; /* the digits on which the keys differ */
   for (int j = 0; j < plan.m; j++) {
-    size_t *c = hist + ((size_t)j << RX_LSD_BITS);
+    uint32_t *c = hist + ((size_t)j << RX_LSD_BITS);
     if (c[(sk[0] >> plan.shift[j]) & ((1u << plan.width[j]) - 1)] == n) continue;
-    size_t sum = 0;
+    uint32_t sum = 0;
     for (size_t b = 0; b < ((size_t)1 << plan.width[j]); b++) {
-      size_t t = c[b];
+      uint32_t t = c[b];
       c[b] = sum;
       sum += t;
     }
@@ -78,12 +79,12 @@ static void RX(lsd)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, RX_K
       if (dk) ok = dk;
       ov = dv;
     }
-    size_t *c = hist + ((size_t)j << RX_LSD_BITS);
+    uint32_t *c = hist + ((size_t)j << RX_LSD_BITS);
     const int sh = plan.shift[j];
     const RX_KT mask = (RX_KT)((1u << plan.width[j]) - 1);
     for (size_t i = 0; i < n; i++) {
       RX_KT x = ik[i];
-      size_t q = c[(x >> sh) & mask]++;
+      uint32_t q = c[(x >> sh) & mask]++;
       ok[q] = x;
       if (RX_HASV) ov[q] = iv[i];
     }
@@ -107,18 +108,67 @@ static void RX(serial_inplace)(RX_KT *k, RX_VT *v, size_t n, gp_key_class c, int
   for (size_t i = 0; i < n; i++) k[i] = RX_DEC(k[i], c, desc);
 }
 
-/* One parallel stable counting pass on the digit at (shift, width): per-thread
- * histograms of contiguous chunks, a prefix over (bucket, thread), and a scatter through
- * per-thread write-combining buffers, so each bucket's destination is written a line at
- * a time. raw_in: source keys are raw (encode them); gen: values are the source indices
- * (argsort), sv unused; dec_out: write raw keys. starts (2^width + 1, may be NULL)
- * receives the buckets' boundaries. Returns 0 without writing anything when every key
- * has the same digit (then starts holds one full bucket). */
-static int RX(par_pass)(const RX_KT *sk, const RX_VT *sv, int raw_in, int gen, RX_KT *dk,
-                        RX_VT *dv, int dec_out, size_t n, int shift, int width,
-                        gp_key_class c, int desc, rx_work *wk, size_t *starts) {
-  const size_t nb = (size_t)1 << width;
+/* cnt[b] += how many keys of [i0, i1) have digit b; raw: the keys need encoding. */
+static void RX(count)(const RX_KT *k, size_t i0, size_t i1, int raw, int shift,
+                      RX_KT mask, gp_key_class c, int desc, size_t *cnt) {
+  if (raw)
+    for (size_t i = i0; i < i1; i++) cnt[(RX_ENC(k[i], c, desc) >> shift) & mask]++;
+  else
+    for (size_t i = i0; i < i1; i++) cnt[(k[i] >> shift) & mask]++;
+}
+
+/* Stable scatter of [i0, i1) by digit, encoded, to (dk, dv) at the cursors cur[b]
+ * (advanced), through w's write-combining lines: a bucket's keys gather in a 64-byte
+ * line that goes out whole once full, so each destination line is written at once
+ * instead of 2^width scattered streams. gen: the values are the source indices. */
+static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_KT *dk,
+                        RX_VT *dv, size_t i0, size_t i1, int shift, size_t nb,
+                        gp_key_class c, int desc, size_t *cur, rx_thread *w) {
   const RX_KT mask = (RX_KT)(nb - 1);
+  RX_KT *bufk = (RX_KT *)w->wck;
+  RX_VT *bufv = (RX_VT *)w->wcv;
+  size_t *flushed = w->flushed; /* per bucket: first destination not yet written */
+  /* slot of destination index q in its line: lines are 64-byte aligned in memory */
+  const size_t base = ((uintptr_t)dk / sizeof(RX_KT)) & (RX_LINE - 1);
+  for (size_t b = 0; b < nb; b++) flushed[b] = cur[b];
+  for (size_t i = i0; i < i1; i++) {
+    RX_KT x = raw ? RX_ENC(sk[i], c, desc) : sk[i];
+    size_t b = (x >> shift) & mask, q = cur[b]++;
+    size_t slot = (base + q) & (RX_LINE - 1);
+    RX_KT *lk = bufk + b * RX_LINE;
+    RX_VT *lv = bufv + b * RX_LINE;
+    lk[slot] = x;
+    if (RX_HASV) lv[slot] = gen ? (RX_VT)i : sv[i];
+    if (slot == RX_LINE - 1) { /* the line is complete: write it out */
+      size_t f = flushed[b], len = q + 1 - f;
+      if (len == RX_LINE) {
+        memcpy(dk + f, lk, RX_LINE * sizeof(RX_KT));
+        if (RX_HASV) memcpy(dv + f, lv, RX_LINE * sizeof(RX_VT));
+      } else { /* the first, partial line of this thread's share of the bucket */
+        memcpy(dk + f, lk + RX_LINE - len, len * sizeof(RX_KT));
+        if (RX_HASV) memcpy(dv + f, lv + RX_LINE - len, len * sizeof(RX_VT));
+      }
+      flushed[b] = q + 1;
+    }
+  }
+  for (size_t b = 0; b < nb; b++) {
+    size_t f = flushed[b], q = cur[b];
+    if (q == f) continue;
+    size_t s0 = (base + f) & (RX_LINE - 1);
+    memcpy(dk + f, bufk + b * RX_LINE + s0, (q - f) * sizeof(RX_KT));
+    if (RX_HASV) memcpy(dv + f, bufv + b * RX_LINE + s0, (q - f) * sizeof(RX_VT));
+  }
+}
+
+/* One parallel stable counting pass on the digit at (shift, width), from (rk, rv) (raw:
+ * keys to encode; gen: values are the indices, rv unused) to (dk, dv) encoded: per-
+ * thread histograms of contiguous chunks, a prefix over (bucket, thread), a write-
+ * combined scatter. starts (2^width + 1) receives the bucket boundaries. Returns 0,
+ * having written nothing, when every key has the same digit. */
+static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_KT *dk,
+                        RX_VT *dv, size_t n, int shift, int width, gp_key_class c,
+                        int desc, rx_work *wk, size_t *starts) {
+  const size_t nb = (size_t)1 << width;
   int moved = 1;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(wk->nthreads)
@@ -132,10 +182,7 @@ static int RX(par_pass)(const RX_KT *sk, const RX_VT *sv, int raw_in, int gen, R
     const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
     size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
     memset(cnt, 0, nb * sizeof *cnt);
-    for (size_t i = i0; i < i1; i++) {
-      RX_KT x = raw_in ? RX_ENC(sk[i], c, desc) : sk[i];
-      cnt[(x >> shift) & mask]++;
-    }
+    RX(count)(rk, i0, i1, raw, shift, (RX_KT)(nb - 1), c, desc, cnt);
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
@@ -143,49 +190,144 @@ static int RX(par_pass)(const RX_KT *sk, const RX_VT *sv, int raw_in, int gen, R
     {
       size_t sum = 0;
       for (size_t b = 0; b < nb; b++) {
-        if (starts) starts[b] = sum;
-        const size_t first = sum;
+        starts[b] = sum;
         for (int u = 0; u < nt; u++) {
           size_t *cu = wk->cnt + ((size_t)u << RX_TOP_MAX) + b;
           size_t x = *cu;
           *cu = sum;
           sum += x;
         }
-        if (sum - first == n) moved = 0;
+        if (sum - starts[b] == n) moved = 0;
       }
-      if (starts) starts[nb] = sum;
+      starts[nb] = sum;
     }
-    if (moved) {
-      rx_thread *w = &wk->threads[t];
-      RX_KT *bufk = (RX_KT *)w->wck;
-      RX_VT *bufv = (RX_VT *)w->wcv;
-      size_t *flushed = w->flushed; /* per bucket: first destination not yet written */
-      /* slot of destination index q in its line: lines are 64-byte aligned in memory */
-      const size_t base = ((uintptr_t)dk / sizeof(RX_KT)) & (RX_LINE - 1);
-      for (size_t b = 0; b < nb; b++) flushed[b] = cnt[b];
-      for (size_t i = i0; i < i1; i++) {
-        RX_KT x = raw_in ? RX_ENC(sk[i], c, desc) : sk[i];
-        size_t b = (x >> shift) & mask, q = cnt[b]++;
-        size_t slot = (base + q) & (RX_LINE - 1);
-        bufk[b * RX_LINE + slot] = dec_out ? RX_DEC(x, c, desc) : x;
-        if (RX_HASV) bufv[b * RX_LINE + slot] = gen ? (RX_VT)i : sv[i];
-        if (slot == RX_LINE - 1) { /* the line is complete: write it out */
-          size_t f = flushed[b], s0 = slot + 1 - (q + 1 - f);
-          memcpy(dk + f, bufk + b * RX_LINE + s0, (q + 1 - f) * sizeof(RX_KT));
-          if (RX_HASV) memcpy(dv + f, bufv + b * RX_LINE + s0, (q + 1 - f) * sizeof(RX_VT));
-          flushed[b] = q + 1;
-        }
-      }
-      for (size_t b = 0; b < nb; b++) {
-        size_t f = flushed[b], q = cnt[b];
-        if (q == f) continue;
-        size_t s0 = (base + f) & (RX_LINE - 1);
-        memcpy(dk + f, bufk + b * RX_LINE + s0, (q - f) * sizeof(RX_KT));
-        if (RX_HASV) memcpy(dv + f, bufv + b * RX_LINE + s0, (q - f) * sizeof(RX_VT));
-      }
-    }
+    if (moved)
+      RX(scatter)(rk, rv, raw, gen, dk, dv, i0, i1, shift, nb, c, desc, cnt,
+                  &wk->threads[t]);
   }
   return moved;
+}
+
+/* The serial counterpart of par_pass on encoded keys, in w's scratch. */
+static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, size_t n,
+                           int shift, int width, size_t *starts, rx_thread *w) {
+  const size_t nb = (size_t)1 << width;
+  size_t *cnt = w->cnt;
+  memset(cnt, 0, nb * sizeof *cnt);
+  RX(count)(sk, 0, n, 0, shift, (RX_KT)(nb - 1), GP_KEY_UNSIGNED, 0, cnt);
+  size_t sum = 0;
+  for (size_t b = 0; b < nb; b++) {
+    starts[b] = sum;
+    size_t x = cnt[b];
+    if (x == n) return 0;
+    cnt[b] = sum;
+    sum += x;
+  }
+  starts[nb] = sum;
+  RX(scatter)(sk, sv, 0, 0, dk, dv, 0, n, shift, nb, GP_KEY_UNSIGNED, 0, cnt, w);
+  return 1;
+}
+
+/* Raw keys into dk (when wanted) from encoded ik, values into dv from iv, in parallel
+ * when par; either may already be in place. */
+static void RX(finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
+                       gp_key_class c, int desc, int nthreads) {
+  long long nn = (long long)n;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
+#endif
+  for (long long i = 0; i < nn; i++) {
+    if (dk) dk[i] = RX_DEC(ik[i], c, desc);
+    if (RX_HASV && dv != iv) dv[i] = iv[i];
+  }
+}
+
+/* Sorts n encoded keys in (sk, sv) on bits [lo, hi) in one thread, MSD first: a range
+ * that fits the cache is finished by LSD; a larger one is split on its top digit into
+ * (ok, ov) and each bucket recursed on, the two buffers trading places. The result,
+ * raw, ends in S when d_is_s, else in O (keys only when want_keys). A range larger than
+ * RX_CACHE_KEYS gets a digit of at least 3 bits (rx_top_width), so splits nest at most
+ * 64 / 3 < RX_LEVELS deep (rec and par_rec alike). */
+static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
+                    size_t n, int lo, int hi, gp_key_class c, int desc, rx_thread *w,
+                    int level) {
+  for (;;) {
+    if (n <= RX_CACHE_KEYS) {
+      RX_KT *dk = want_keys ? (d_is_s ? sk : ok) : NULL;
+      RX_VT *dv = RX_HASV ? (d_is_s ? sv : ov) : NULL;
+      RX(lsd)(sk, sv, dk, dv, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk,
+              (RX_VT *)w->bv, n, lo, hi, w->hist);
+      if (dk) RX(finish)(dk, dv, dk, dv, n, c, desc, 1);
+      return;
+    }
+    int width = rx_top_width(n, hi - lo), shift = hi - width;
+    size_t *st = w->starts + (size_t)level * (RX_NB + 1);
+    if (!RX(serial_pass)(sk, sv, ok, ov, n, shift, width, st, w)) {
+      hi = shift; /* every key has this digit: go on below it */
+      if (hi > lo) continue;
+      RX(finish)(sk, sv, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
+                 desc, 1);
+      return;
+    }
+    for (size_t b = 0; b < ((size_t)1 << width); b++) {
+      size_t s = st[b], len = st[b + 1] - s;
+      if (len)
+        RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
+                want_keys, len, lo, shift, c, desc, w, level + 1);
+    }
+    return;
+  }
+}
+
+/* The parallel counterpart of rec: a parallel pass on the top digit from (rk, rv)
+ * (raw / gen as in par_pass) into O, then the buckets: most side by side, each in one
+ * thread (rec), the few that hold a large share of the keys one after the other with
+ * all threads. S is the writable buffer of the result's side (rk may be S or the
+ * caller's keys). The top digit must not be trivial when rk is not S. */
+static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_KT *sk,
+                        RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
+                        size_t n, int lo, int hi, gp_key_class c, int desc, rx_work *wk,
+                        int level) {
+  int width, shift;
+  size_t *st = wk->starts + (size_t)level * (RX_NB + 1);
+  for (;;) {
+    width = rx_top_width(n, hi - lo);
+    shift = hi - width;
+    if (RX(par_pass)(rk, rv, raw, gen, ok, ov, n, shift, width, c, desc, wk, st)) break;
+    hi = shift;
+    if (hi == lo) {
+      RX(finish)(sk, sv, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
+                 desc, wk->nthreads);
+      return;
+    }
+  }
+  if (shift == lo) { /* that was the last digit: the keys are in order in O */
+    RX(finish)(ok, ov, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c, desc,
+               wk->nthreads);
+    return;
+  }
+  const size_t giant = n / (2 * (size_t)wk->nthreads);
+  const long long nb = (long long)1 << width;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(wk->nthreads) schedule(dynamic, 1)
+#endif
+  for (long long b = 0; b < nb; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len == 0 || (len > giant && len > RX_CACHE_KEYS)) continue;
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
+            want_keys, len, lo, shift, c, desc, &wk->threads[t], 0);
+  }
+  for (long long b = 0; b < nb; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len > giant && len > RX_CACHE_KEYS)
+      RX(par_rec)(ok + s, RX_HASV ? ov + s : NULL, 0, 0, ok + s, RX_HASV ? ov + s : NULL,
+                  sk + s, RX_HASV ? sv + s : NULL, !d_is_s, want_keys, len, lo, shift, c,
+                  desc, wk, level + 1);
+  }
 }
 
 /* The bits on which the encoded keys differ (0: all equal), in parallel. */
@@ -203,37 +345,9 @@ static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int
   return a ^ o;
 }
 
-/* A bucket too large for one core's cache, encoded in (tk, tv): parallel LSD passes on
- * bits [lo, hi), ping-ponging with (uk, uv), ending raw in (dk, dv) (dk NULL: only the
- * values). uk may be dk and uv may be dv: they hold nothing yet. */
-static void RX(par_lsd)(RX_KT *tk, RX_VT *tv, RX_KT *uk, RX_VT *uv, RX_KT *dk, RX_VT *dv,
-                        size_t n, int lo, int hi, gp_key_class c, int desc, rx_work *wk) {
-  rx_plan plan = rx_plan_digits(lo, hi, RX_TOP_MAX);
-  RX_KT *ik = tk, *ok = uk;
-  RX_VT *iv = tv, *ov = uv;
-  for (int j = 0; j < plan.m; j++) {
-    if (!RX(par_pass)(ik, iv, 0, 0, ok, ov, 0, n, plan.shift[j], plan.width[j], c, desc,
-                      wk, NULL))
-      continue;
-    RX_KT *x = ik; ik = ok; ok = x;
-    RX_VT *y = iv; iv = ov; ov = y;
-  }
-  long long nn = (long long)n;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(wk->nthreads) schedule(static)
-#endif
-  for (long long i = 0; i < nn; i++) {
-    if (dk) dk[i] = RX_DEC(ik[i], c, desc);
-    if (RX_HASV && dv != iv) dv[i] = iv[i];
-  }
-}
-
 /* Sorts n raw keys in parallel: (sk, sv) to (dk, dv), the source possibly the
- * destination; gen: the values are the indices (argsort: sv unused, dk NULL). An MSD
- * pass on the top differing digit (parallel, write-combined) splits the keys, encoded,
- * into (tk, tv) buckets of about RX_BUCKET_KEYS; buckets that fit a core's cache are
- * finished by serial LSD in parallel, larger ones by parallel LSD passes. uk: n keys of
- * scratch for argsort's large buckets (NULL otherwise). */
+ * destination; gen: the values are the indices (argsort: sv unused, dk NULL, uk n keys
+ * of scratch). (tk, tv): n keys and values of scratch. */
 static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, RX_VT *dv,
                          RX_KT *tk, RX_VT *tv, RX_KT *uk, size_t n, gp_key_class c,
                          int desc, rx_work *wk) {
@@ -252,35 +366,9 @@ static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, R
   int hi = 0, lo = 0;
   while (hi < (int)(8 * sizeof(RX_KT)) && (diff >> hi)) hi++;
   while (!((diff >> lo) & 1)) lo++;
-  int width = rx_top_width(n, hi - lo);
-  int shift = hi - width;
-  size_t *starts = wk->starts;
-  RX(par_pass)(sk, sv, 1, gen, tk, tv, 0, n, shift, width, c, desc, wk, starts);
-  const long long nb = (long long)1 << width;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(wk->nthreads) schedule(dynamic, 1)
-#endif
-  for (long long b = 0; b < nb; b++) {
-    size_t s = starts[b], len = starts[b + 1] - s;
-    if (len == 0 || len > RX_CACHE_KEYS) continue;
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
-    rx_thread *w = &wk->threads[t];
-    RX_KT *ok = dk ? dk + s : NULL;
-    RX(lsd)(tk + s, RX_HASV ? tv + s : NULL, ok, RX_HASV ? dv + s : NULL, (RX_KT *)w->ak,
-            (RX_VT *)w->av, (RX_KT *)w->bk, (RX_VT *)w->bv, len, lo, shift, w->hist);
-    if (ok)
-      for (size_t i = 0; i < len; i++) ok[i] = RX_DEC(ok[i], c, desc);
-  }
-  for (long long b = 0; b < nb; b++) {
-    size_t s = starts[b], len = starts[b + 1] - s;
-    if (len <= RX_CACHE_KEYS) continue;
-    RX(par_lsd)(tk + s, RX_HASV ? tv + s : NULL, dk ? dk + s : uk + s,
-                RX_HASV ? dv + s : NULL, dk ? dk + s : NULL, RX_HASV ? dv + s : NULL, len,
-                lo, shift, c, desc, wk);
-  }
+  /* the top digit holds the highest differing bit: it moves the keys */
+  RX(par_rec)(sk, sv, 1, gen, dk ? dk : uk, dv, tk, tv, 1, dk != NULL, n, lo, hi, c, desc,
+              wk, 0);
 }
 
 /* Argsort of n <= a thread's capacity raw keys in one thread: tk (n keys of scratch)
