@@ -4,11 +4,19 @@
  * each then finished by a serial LSD sort; small arrays and segments are serial LSD sorts
  * run side by side. The one stable order makes the result independent of the thread
  * count and equal to the GPU radix sort's, bit for bit. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "cpu/radix_cpu.h"
 #include "cpu/sort_cpu.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -34,6 +42,35 @@ typedef struct rx_plan {
   int shift[RX_MAX_DIGITS];
   int width[RX_MAX_DIGITS];
 } rx_plan;
+
+/* Writing a full write-combining line: streaming stores where the ISA has them, so
+ * the line goes to memory without first being read in (there is nothing in it to
+ * keep); rx_put_done orders them before the threads meet. */
+static inline void rx_put_line(void *dst, const void *line) {
+#if defined(__SSE2__)
+  const __m128i *s = (const __m128i *)line;
+  __m128i *d = (__m128i *)dst;
+  _mm_stream_si128(d, _mm_load_si128(s));
+  _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+  _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+  _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
+#else
+  memcpy(dst, line, 64);
+#endif
+}
+/* bytes (a multiple of 64) from an aligned line buffer to dst, streamed when aligned */
+static inline void rx_put(void *dst, const void *line, size_t bytes) {
+  if (((uintptr_t)dst & 15) == 0) {
+    for (size_t o = 0; o < bytes; o += 64) rx_put_line((char *)dst + o, (const char *)line + o);
+  } else {
+    memcpy(dst, line, bytes);
+  }
+}
+static inline void rx_put_done(void) {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 static rx_plan rx_plan_digits(int lo, int hi, int wmax) {
   rx_plan p;
@@ -192,11 +229,24 @@ typedef struct rx_big {
   void *tk, *tv, *uk;
 } rx_big;
 
+/* n elements of `size` bytes, on huge pages where the system lends them on request
+ * (Linux THP "madvise"): a first touch then faults 2 MiB at a time, not 4 KiB. */
+static void *rx_big_array(size_t n, size_t size) {
+  const size_t huge = (size_t)2 << 20;
+  size_t bytes = n * size;
+  if (bytes < huge) return malloc(bytes ? bytes : 1);
+  void *p = aligned_alloc(huge, (bytes + huge - 1) & ~(huge - 1));
+#if defined(MADV_HUGEPAGE)
+  if (p) (void)madvise(p, (bytes + huge - 1) & ~(huge - 1), MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 static gp_status rx_big_alloc(gp_context *ctx, rx_big *b, size_t n, size_t kb, int vb,
                               int need_u) {
-  b->tk = malloc(n * kb);
-  b->tv = vb ? malloc(n * (size_t)vb) : NULL;
-  b->uk = need_u ? malloc(n * kb) : NULL;
+  b->tk = rx_big_array(n, kb);
+  b->tv = vb ? rx_big_array(n, (size_t)vb) : NULL;
+  b->uk = need_u ? rx_big_array(n, kb) : NULL;
   if (b->tk && (!vb || b->tv) && (!need_u || b->uk)) return GP_OK;
   free(b->tk);
   free(b->tv);

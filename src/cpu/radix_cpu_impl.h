@@ -142,8 +142,8 @@ static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_K
     if (slot == RX_LINE - 1) { /* the line is complete: write it out */
       size_t f = flushed[b], len = q + 1 - f;
       if (len == RX_LINE) {
-        memcpy(dk + f, lk, RX_LINE * sizeof(RX_KT));
-        if (RX_HASV) memcpy(dv + f, lv, RX_LINE * sizeof(RX_VT));
+        rx_put_line(dk + f, lk);
+        if (RX_HASV) rx_put(dv + f, lv, RX_LINE * sizeof(RX_VT));
       } else { /* the first, partial line of this thread's share of the bucket */
         memcpy(dk + f, lk + RX_LINE - len, len * sizeof(RX_KT));
         if (RX_HASV) memcpy(dv + f, lv + RX_LINE - len, len * sizeof(RX_VT));
@@ -158,6 +158,7 @@ static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_K
     memcpy(dk + f, bufk + b * RX_LINE + s0, (q - f) * sizeof(RX_KT));
     if (RX_HASV) memcpy(dv + f, bufv + b * RX_LINE + s0, (q - f) * sizeof(RX_VT));
   }
+  rx_put_done();
 }
 
 /* One parallel stable counting pass on the digit at (shift, width), from (rk, rv) (raw:
