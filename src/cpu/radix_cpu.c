@@ -58,13 +58,18 @@ static inline void rx_put_line(void *dst, const void *line) {
   memcpy(dst, line, 64);
 #endif
 }
-/* bytes (a multiple of 64) from an aligned line buffer to dst, streamed when aligned */
+/* bytes (a multiple of 16) from a 16-byte aligned line buffer to dst, streamed when
+ * dst is aligned too */
 static inline void rx_put(void *dst, const void *line, size_t bytes) {
+#if defined(__SSE2__)
   if (((uintptr_t)dst & 15) == 0) {
-    for (size_t o = 0; o < bytes; o += 64) rx_put_line((char *)dst + o, (const char *)line + o);
-  } else {
-    memcpy(dst, line, bytes);
+    for (size_t o = 0; o < bytes; o += 16)
+      _mm_stream_si128((__m128i *)((char *)dst + o),
+                       _mm_load_si128((const __m128i *)((const char *)line + o)));
+    return;
   }
+#endif
+  memcpy(dst, line, bytes);
 }
 static inline void rx_put_done(void) {
 #if defined(__SSE2__)
