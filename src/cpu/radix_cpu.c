@@ -24,6 +24,7 @@
 /* Tuning knobs, measured on a 2-core Xeon (AVX-512, 2 MiB L2 per core), 2026-11-30; see
  * docs/perf/cpu.md. */
 #define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
+#define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
 #define RX_LSD_BITS 11        /* widest serial digit */
 #define RX_MAX_DIGITS 8       /* 64 bits in 8-bit digits */
@@ -97,12 +98,21 @@ static int rx_top_width(size_t n, int span) {
   return w < span ? w : span;
 }
 
-/* One thread's scratch: LSD histograms and ping-pong buffers (capacity keys and values
- * each); for MSD passes, write-combining lines, flush marks and counts for RX_NB
- * buckets and the bucket boundaries of each nesting level. */
+/* Width of an MSD split of n keys in cache: about one key per bucket, at least 3 bits
+ * (the nesting bound of rec), at most RX_LSD_BITS. */
+static int rx_split_width(size_t n, int span) {
+  int w = 3;
+  while (w < RX_LSD_BITS && ((size_t)1 << w) < n) w++;
+  return w < span ? w : span;
+}
+
+/* One thread's scratch: LSD histograms and ping-pong buffers and the other side of an
+ * in-cache split (capacity keys and values each); counts and the bucket boundaries of
+ * each nesting level for MSD passes, write-combining lines and flush marks for those
+ * out of cache. */
 typedef struct rx_thread {
   uint32_t *hist;
-  void *ak, *av, *bk, *bv;
+  void *ak, *av, *bk, *bv, *ck, *cv;
   void *wck, *wcv;
   size_t *flushed, *cnt, *starts;
 } rx_thread;
@@ -195,8 +205,8 @@ static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, 
   size_t hist = round64(sizeof(uint32_t) * ((size_t)RX_MAX_DIGITS << RX_LSD_BITS));
   size_t bk = round64(cap * kb), bv = round64(cap * (size_t)vb);
   size_t wck = par ? nb * 64 : 0, wcv = par ? round64(nb * line * (size_t)vb) : 0;
-  size_t fl = par ? round64(nb * sizeof(size_t)) : 0, st = par ? round64(lv) : 0;
-  size_t per = hist + 2 * (bk + bv) + wck + wcv + 2 * fl + st;
+  size_t fl = par ? round64(nb * sizeof(size_t)) : 0, cn = round64(nb * sizeof(size_t));
+  size_t per = hist + 3 * (bk + bv) + wck + wcv + fl + cn + round64(lv);
   size_t shared = round64((size_t)nt * nb * sizeof(size_t)) + round64(lv) +
                   round64((size_t)nt * sizeof(rx_thread));
   size_t total = shared + (size_t)nt * per;
@@ -217,13 +227,15 @@ static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, 
     w->hist = (uint32_t *)m, m += hist;
     w->ak = m, m += bk;
     w->bk = m, m += bk;
+    w->ck = m, m += bk;
     w->av = m, m += bv;
     w->bv = m, m += bv;
+    w->cv = m, m += bv;
     w->wck = m, m += wck;
     w->wcv = m, m += wcv;
     w->flushed = (size_t *)m, m += fl;
-    w->cnt = (size_t *)m, m += fl;
-    w->starts = (size_t *)m, m += st;
+    w->cnt = (size_t *)m, m += cn;
+    w->starts = (size_t *)m, m += round64(lv);
   }
   return GP_OK;
 }

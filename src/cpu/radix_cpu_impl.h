@@ -97,17 +97,6 @@ static void RX(lsd)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, RX_K
   }
 }
 
-/* Sorts one range in one thread, in place: keys raw (encoded, sorted, decoded here),
- * values moving along. w: this thread's scratch (n <= its capacity). */
-static void RX(serial_inplace)(RX_KT *k, RX_VT *v, size_t n, gp_key_class c, int desc,
-                               rx_thread *w) {
-  if (n <= 1) return;
-  for (size_t i = 0; i < n; i++) k[i] = RX_ENC(k[i], c, desc);
-  RX(lsd)(k, v, k, v, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk, (RX_VT *)w->bv, n,
-          0, 8 * (int)sizeof(RX_KT), w->hist);
-  for (size_t i = 0; i < n; i++) k[i] = RX_DEC(k[i], c, desc);
-}
-
 /* cnt[b] += how many keys of [i0, i1) have digit b; raw: the keys need encoding. */
 static void RX(count)(const RX_KT *k, size_t i0, size_t i1, int raw, int shift,
                       RX_KT mask, gp_key_class c, int desc, size_t *cnt) {
@@ -209,13 +198,15 @@ static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
   return moved;
 }
 
-/* The serial counterpart of par_pass on encoded keys, in w's scratch. */
+/* The serial counterpart of par_pass on encoded keys, in w's scratch; write-combined
+ * when wc (the destination is out of cache), else a plain scatter. */
 static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, size_t n,
-                           int shift, int width, size_t *starts, rx_thread *w) {
+                           int shift, int width, size_t *starts, rx_thread *w, int wc) {
   const size_t nb = (size_t)1 << width;
+  const RX_KT mask = (RX_KT)(nb - 1);
   size_t *cnt = w->cnt;
   memset(cnt, 0, nb * sizeof *cnt);
-  RX(count)(sk, 0, n, 0, shift, (RX_KT)(nb - 1), GP_KEY_UNSIGNED, 0, cnt);
+  RX(count)(sk, 0, n, 0, shift, mask, GP_KEY_UNSIGNED, 0, cnt);
   size_t sum = 0;
   for (size_t b = 0; b < nb; b++) {
     starts[b] = sum;
@@ -225,49 +216,73 @@ static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *d
     sum += x;
   }
   starts[nb] = sum;
-  RX(scatter)(sk, sv, 0, 0, dk, dv, 0, n, shift, nb, GP_KEY_UNSIGNED, 0, cnt, w);
+  if (wc) {
+    RX(scatter)(sk, sv, 0, 0, dk, dv, 0, n, shift, nb, GP_KEY_UNSIGNED, 0, cnt, w);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      RX_KT x = sk[i];
+      size_t q = cnt[(x >> shift) & mask]++;
+      dk[q] = x;
+      if (RX_HASV) dv[q] = sv[i];
+    }
+  }
   return 1;
 }
 
-/* Raw keys into dk (when wanted) from encoded ik, values into dv from iv, in parallel
- * when par; either may already be in place. */
+/* Raw keys into dk (when wanted) from encoded ik, values into dv from iv; either may
+ * already be in place. Serial (finish) and parallel (par_finish): an OpenMP region,
+ * even of one thread, costs more than a small bucket's whole sort. */
 static void RX(finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
-                       gp_key_class c, int desc, int nthreads) {
-  long long nn = (long long)n;
+                       gp_key_class c, int desc) {
+  if (dk && (dk != ik || c != GP_KEY_UNSIGNED || desc)) /* else the bits are right */
+    for (size_t i = 0; i < n; i++) dk[i] = RX_DEC(ik[i], c, desc);
+  if (RX_HASV && dv != iv) memcpy(dv, iv, n * sizeof(RX_VT));
+}
+static void RX(par_finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
+                           gp_key_class c, int desc, int nthreads) {
+  const size_t chunk = (size_t)1 << 16;
+  const long long nc = (long long)((n + chunk - 1) / chunk);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
+#pragma omp parallel for num_threads(nthreads) schedule(static)
 #endif
-  for (long long i = 0; i < nn; i++) {
-    if (dk) dk[i] = RX_DEC(ik[i], c, desc);
-    if (RX_HASV && dv != iv) dv[i] = iv[i];
+  for (long long j = 0; j < nc; j++) {
+    size_t i0 = (size_t)j * chunk, len = n - i0 < chunk ? n - i0 : chunk;
+    RX(finish)(ik + i0, RX_HASV ? iv + i0 : NULL, dk ? dk + i0 : NULL, RX_HASV ? dv + i0 : NULL,
+               len, c, desc);
   }
 }
 
 /* Sorts n encoded keys in (sk, sv) on bits [lo, hi) in one thread, MSD first: a range
- * that fits the cache is finished by LSD; a larger one is split on its top digit into
- * (ok, ov) and each bucket recursed on, the two buffers trading places. The result,
- * raw, ends in S when d_is_s, else in O (keys only when want_keys). A range larger than
- * RX_CACHE_KEYS gets a digit of at least 3 bits (rx_top_width), so splits nest at most
- * 64 / 3 < RX_LEVELS deep (rec and par_rec alike). */
+ * in cache with at most two LSD digits left, or too short to split, is finished by LSD
+ * (insertion when tiny); any other is split on its top digit into (ok, ov) (write-combined when
+ * out of cache) and each bucket recursed on, the two buffers trading places. The
+ * result, raw, ends in S when d_is_s, else in O (keys only when want_keys). Every split
+ * takes at least 3 bits (rx_top_width, rx_split_width), so splits nest at most 64 / 3 <
+ * RX_LEVELS deep (rec and par_rec alike). */
 static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
                     size_t n, int lo, int hi, gp_key_class c, int desc, rx_thread *w,
                     int level) {
+  RX_KT *dk = want_keys ? (d_is_s ? sk : ok) : NULL;
+  RX_VT *dv = RX_HASV ? (d_is_s ? sv : ov) : NULL;
   for (;;) {
-    if (n <= RX_CACHE_KEYS) {
-      RX_KT *dk = want_keys ? (d_is_s ? sk : ok) : NULL;
-      RX_VT *dv = RX_HASV ? (d_is_s ? sv : ov) : NULL;
+    const int span = hi - lo;
+    if (span <= 0 ||
+        (n <= RX_CACHE_KEYS && (n < RX_SPLIT_MIN_N || span <= 2 * RX_LSD_BITS))) {
       RX(lsd)(sk, sv, dk, dv, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk,
               (RX_VT *)w->bv, n, lo, hi, w->hist);
-      if (dk) RX(finish)(dk, dv, dk, dv, n, c, desc, 1);
+      if (dk) RX(finish)(dk, dv, dk, dv, n, c, desc);
       return;
     }
-    int width = rx_top_width(n, hi - lo), shift = hi - width;
+    const int wc = n > RX_CACHE_KEYS;
+    const int width = wc ? rx_top_width(n, span) : rx_split_width(n, span);
+    const int shift = hi - width;
     size_t *st = w->starts + (size_t)level * (RX_NB + 1);
-    if (!RX(serial_pass)(sk, sv, ok, ov, n, shift, width, st, w)) {
+    if (!RX(serial_pass)(sk, sv, ok, ov, n, shift, width, st, w, wc)) {
       hi = shift; /* every key has this digit: go on below it */
-      if (hi > lo) continue;
-      RX(finish)(sk, sv, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
-                 desc, 1);
+      continue;
+    }
+    if (shift == lo) { /* that was the last digit: the keys are in order in O */
+      RX(finish)(ok, ov, dk, dv, n, c, desc);
       return;
     }
     for (size_t b = 0; b < ((size_t)1 << width); b++) {
@@ -278,6 +293,16 @@ static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int 
     }
     return;
   }
+}
+
+/* Sorts one range in one thread, in place: keys raw (encoded, sorted, decoded), values
+ * moving along. w: this thread's scratch (n <= its capacity). */
+static void RX(serial_inplace)(RX_KT *k, RX_VT *v, size_t n, gp_key_class c, int desc,
+                               rx_thread *w) {
+  if (n <= 1) return;
+  for (size_t i = 0; i < n; i++) k[i] = RX_ENC(k[i], c, desc);
+  RX(rec)(k, v, (RX_KT *)w->ck, (RX_VT *)w->cv, 1, 1, n, 0, 8 * (int)sizeof(RX_KT), c,
+          desc, w, 0);
 }
 
 /* The parallel counterpart of rec: a parallel pass on the top digit from (rk, rv)
@@ -297,14 +322,14 @@ static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
     if (RX(par_pass)(rk, rv, raw, gen, ok, ov, n, shift, width, c, desc, wk, st)) break;
     hi = shift;
     if (hi == lo) {
-      RX(finish)(sk, sv, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
-                 desc, wk->nthreads);
+      RX(par_finish)(sk, sv, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
+                     desc, wk->nthreads);
       return;
     }
   }
   if (shift == lo) { /* that was the last digit: the keys are in order in O */
-    RX(finish)(ok, ov, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c, desc,
-               wk->nthreads);
+    RX(par_finish)(ok, ov, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
+                   desc, wk->nthreads);
     return;
   }
   const size_t giant = n / (2 * (size_t)wk->nthreads);
@@ -380,8 +405,8 @@ static void RX(serial_argsort)(const RX_KT *k, RX_KT *tk, RX_VT *ix, size_t n,
     tk[i] = RX_ENC(k[i], c, desc);
     if (RX_HASV) ix[i] = (RX_VT)i;
   }
-  RX(lsd)(tk, ix, NULL, ix, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk, (RX_VT *)w->bv,
-          n, 0, 8 * (int)sizeof(RX_KT), w->hist);
+  RX(rec)(tk, ix, (RX_KT *)w->ck, (RX_VT *)w->cv, 1, 0, n, 0, 8 * (int)sizeof(RX_KT), c,
+          desc, w, 0);
 }
 
 /* Type-erased entry points for radix_cpu.c's dispatch. */
