@@ -40,7 +40,8 @@ def load(path):
     lib.gp_sort_pairs.argtypes = [vp, ctypes.c_int, vp, ctypes.c_int, vp, sz, ctypes.c_int,
                                   ctypes.c_int]
     lib.gp_sort_segments.argtypes = [vp, ctypes.c_int, vp, sz, sz, ctypes.c_int]
-    lib.gp_argsort.argtypes = [vp, ctypes.c_int, vp, ctypes.c_int, vp, sz, ctypes.c_int]
+    if hasattr(lib, "gp_argsort"):  # absent from libraries before the radix sort
+        lib.gp_argsort.argtypes = [vp, ctypes.c_int, vp, ctypes.c_int, vp, sz, ctypes.c_int]
     lib.gp_reduce.argtypes = [vp, ctypes.c_int, ctypes.c_int, vp, sz, vp, ctypes.c_int]
     lib.gp_integrate.argtypes = [vp, ctypes.c_char_p, ctypes.c_double, ctypes.c_double,
                                  ctypes.c_uint64, ctypes.POINTER(ctypes.c_double)]
@@ -112,6 +113,8 @@ class Bench:
             sys.exit(f"gp_sort_pairs {label} values differ from np.argsort(kind='stable')")
         self.row(f"pairs {label}/u32 n={n}", n, n * (keys.itemsize + 4), t_gp, t_np,
                  'np.argsort(kind="stable")')
+        if not hasattr(self.lib, "gp_argsort"):
+            return
 
         def gp_arg(ix):
             self.check(self.lib.gp_argsort(self.ctx, t, keys.ctypes.data, GP_U64,

@@ -167,6 +167,37 @@ static void check_argsort_matrix(void) {
   check_pairs_stable(GP_F64, 8, SC_SPECIAL, ((size_t)1 << 20) - 1, GP_DESCENDING);
 }
 
+/* Skewed keys: most share their top bits and differ below (one bucket of the first MSD
+ * pass holds most keys, and is split again by all threads), the rest random; pairs
+ * and argsort against the stable reference. */
+static void check_skewed(gp_dtype t, size_t n, gp_order order) {
+  size_t es = gp_dtype_size(t);
+  char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
+  uint64_t *ix = (uint64_t *)malloc(n * 8), *vals = (uint64_t *)malloc(n * 8);
+  size_t *perm = (size_t *)malloc(n * sizeof *perm);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = check_rand64(), u = (r % 10 < 7) ? (0x5A3ull << 52) | (r >> 20) : r;
+    if (es == 4) {
+      uint32_t x = (uint32_t)(u >> 32);
+      memcpy(keys + i * 4, &x, 4);
+    } else {
+      memcpy(keys + i * 8, &u, 8);
+    }
+    vals[i] = i;
+  }
+  memcpy(orig, keys, n * es);
+  stable_perm(t, keys, n, order, perm);
+  CHECK_OK(ctx, gp_argsort(ctx, t, keys, GP_U64, ix, n, order));
+  CHECK_OK(ctx, gp_sort_pairs(ctx, t, keys, GP_U64, vals, n, order, GP_SORT_AUTO));
+  int ok = 1;
+  for (size_t i = 0; i < n && ok; i++)
+    ok = ix[i] == perm[i] && vals[i] == perm[i] &&
+         memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
+  CHECK_MSG(ok, "skewed %s %s n=%zu: not the stable order", gp_dtype_name(t),
+            order ? "desc" : "asc", n);
+  free(keys); free(orig); free(ix); free(vals); free(perm);
+}
+
 /* The same bits with one thread and with two: keys, pairs, argsort and segments. */
 static void check_thread_independence(void) {
 #ifdef _OPENMP
@@ -400,6 +431,8 @@ int main(void) {
   check_segments(GP_U32, SC_RANDOM, 2, 1 << 16, GP_DESCENDING);
 
   check_argsort_matrix();
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    check_skewed((gp_dtype)t, ((size_t)1 << 20) + 11, (gp_order)(t & 1));
   check_offsets_matrix();
   check_thread_independence();
 
