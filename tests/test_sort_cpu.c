@@ -1,10 +1,10 @@
-/* CPU backend sorting: gp_sort / gp_sort_pairs / gp_sort_segments, and the backend's
- * argsort and offset segments, on every dtype, both orders, sizes around every power of
- * two and the radix sort's cut-overs, special floats and adversarial patterns, checked
- * as ordered + same multiset (bits equal to a qsort reference) + pairs kept + the exact
- * stable permutation (a qsort on (key, input index)); the same bits with 1 and 2
- * threads; the seed's serial bitonic sort (Program 6.17); bad input leaves data
- * untouched. */
+/* CPU backend sorting through the API on a CPU context: gp_sort / gp_sort_pairs /
+ * gp_sort_segments (every algo), gp_argsort and the offset segments, on every dtype,
+ * both orders, sizes around every power of two and the radix sort's cut-overs, special
+ * floats and adversarial patterns, checked as ordered + same multiset (bits equal to a
+ * qsort reference) + pairs kept + the exact stable permutation (a qsort on (key, input
+ * index)); the same bits with 1 and 2 threads; the seed's serial bitonic sort (Program
+ * 6.17); bad input leaves data untouched. */
 #include "check.h"
 #include "sort_check.h"
 #include "cpu/sort_cpu.h"
@@ -45,7 +45,7 @@ static size_t index_at(gp_dtype it, const void *ix, size_t i) {
   return it == GP_U32 ? ((const uint32_t *)ix)[i] : (size_t)((const uint64_t *)ix)[i];
 }
 
-/* gp_cpu_argsort gives exactly the stable permutation and leaves the keys alone. */
+/* gp_argsort gives exactly the stable permutation and leaves the keys alone. */
 static void check_argsort(gp_dtype t, int p, size_t n, gp_dtype it, gp_order order) {
   size_t es = gp_dtype_size(t), is = gp_dtype_size(it);
   char *keys = (char *)malloc(n * es + 8), *orig = (char *)malloc(n * es + 8);
@@ -54,7 +54,7 @@ static void check_argsort(gp_dtype t, int p, size_t n, gp_dtype it, gp_order ord
   sc_fill(t, p, keys, n);
   memcpy(orig, keys, n * es);
   stable_perm(t, keys, n, order, perm);
-  gp_status s = gp_cpu_argsort(ctx, t, keys, it, ix, n, order);
+  gp_status s = gp_argsort(ctx, t, keys, it, ix, n, order);
   CHECK_MSG(s == GP_OK, "argsort: %s", gp_last_error(ctx));
   size_t bad = n;
   for (size_t i = 0; i < n && bad == n; i++)
@@ -85,7 +85,7 @@ static void check_pairs_stable(gp_dtype kt, int vb, int p, size_t n, gp_order or
   free(keys); free(vals); free(perm);
 }
 
-/* gp_cpu_sort_offsets over segments of the given lengths, laid after `lead` untouched
+/* gp_sort_segments_offsets (gp_sort_pairs_segments_offsets with values) over segments of the given lengths, laid after `lead` untouched
  * keys and followed by 5 more: keys and index values match the per-segment stable
  * permutation, and the keys outside every segment keep their bits. */
 static void check_offsets(gp_dtype t, int p, int vb, const size_t *lens, size_t nseg,
@@ -102,7 +102,10 @@ static void check_offsets(gp_dtype t, int p, int vb, const size_t *lens, size_t 
   sc_fill(t, p, keys, n);
   memcpy(orig, keys, n * es);
   for (size_t i = 0; vals && i < n; i++) sc_index_value(vt, i, vals + i * (size_t)vb);
-  CHECK_OK(ctx, gp_cpu_sort_offsets(ctx, t, keys, vb, vals, off, nseg, order));
+  if (vb)
+    CHECK_OK(ctx, gp_sort_pairs_segments_offsets(ctx, t, keys, vt, vals, off, nseg, order));
+  else
+    CHECK_OK(ctx, gp_sort_segments_offsets(ctx, t, keys, off, nseg, order));
   int ok = memcmp(keys, orig, lead * es) == 0 &&
            memcmp(keys + off[nseg] * es, orig + off[nseg] * es, 5 * es) == 0;
   for (size_t s = 0; s < nseg && ok; s++) {
@@ -164,6 +167,37 @@ static void check_argsort_matrix(void) {
   check_pairs_stable(GP_F64, 8, SC_SPECIAL, ((size_t)1 << 20) - 1, GP_DESCENDING);
 }
 
+/* Skewed keys: most share their top bits and differ below (one bucket of the first MSD
+ * pass holds most keys, and is split again by all threads), the rest random; pairs
+ * and argsort against the stable reference. */
+static void check_skewed(gp_dtype t, size_t n, gp_order order) {
+  size_t es = gp_dtype_size(t);
+  char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
+  uint64_t *ix = (uint64_t *)malloc(n * 8), *vals = (uint64_t *)malloc(n * 8);
+  size_t *perm = (size_t *)malloc(n * sizeof *perm);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = check_rand64(), u = (r % 10 < 7) ? (0x5A3ull << 52) | (r >> 20) : r;
+    if (es == 4) {
+      uint32_t x = (uint32_t)(u >> 32);
+      memcpy(keys + i * 4, &x, 4);
+    } else {
+      memcpy(keys + i * 8, &u, 8);
+    }
+    vals[i] = i;
+  }
+  memcpy(orig, keys, n * es);
+  stable_perm(t, keys, n, order, perm);
+  CHECK_OK(ctx, gp_argsort(ctx, t, keys, GP_U64, ix, n, order));
+  CHECK_OK(ctx, gp_sort_pairs(ctx, t, keys, GP_U64, vals, n, order, GP_SORT_AUTO));
+  int ok = 1;
+  for (size_t i = 0; i < n && ok; i++)
+    ok = ix[i] == perm[i] && vals[i] == perm[i] &&
+         memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
+  CHECK_MSG(ok, "skewed %s %s n=%zu: not the stable order", gp_dtype_name(t),
+            order ? "desc" : "asc", n);
+  free(keys); free(orig); free(ix); free(vals); free(perm);
+}
+
 /* The same bits with one thread and with two: keys, pairs, argsort and segments. */
 static void check_thread_independence(void) {
 #ifdef _OPENMP
@@ -183,7 +217,7 @@ static void check_thread_independence(void) {
       memcpy(out[r], orig, n * es);
       for (size_t i = 0; i < n; i++) ((uint32_t *)vals[r])[i] = (uint32_t)i;
       CHECK_OK(ctx, gp_sort_pairs(ctx, t, out[r], GP_U32, vals[r], n, GP_ASCENDING, GP_SORT_AUTO));
-      CHECK_OK(ctx, gp_cpu_argsort(ctx, t, orig, GP_U64, ix[r], n, GP_DESCENDING));
+      CHECK_OK(ctx, gp_argsort(ctx, t, orig, GP_U64, ix[r], n, GP_DESCENDING));
     }
     CHECK_MSG(memcmp(out[0], out[1], n * es) == 0 && memcmp(vals[0], vals[1], n * 4) == 0,
               "pairs %s: 1 and 2 threads differ", gp_dtype_name(t));
@@ -305,7 +339,8 @@ static void check_bad_input(void) {
   CHECK_ERROR_MENTIONS(ctx, "value_type");
   CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, (gp_order)2, GP_SORT_AUTO), GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "order");
-  CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, GP_ASCENDING, (gp_sort_algo)(GP_SORT_RADIX + 1)), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, GP_ASCENDING, (gp_sort_algo)(GP_SORT_RADIX + 1)),
+               GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "algo");
   CHECK_STATUS(gp_sort_pairs(ctx, GP_U32, keys, GP_U32, vals, N, GP_ASCENDING, GP_SORT_BITONIC_SEED),
                GP_ERR_UNSUPPORTED);
@@ -339,14 +374,15 @@ int main(void) {
     sizes[ns++] = (size_t)1 << k;
     sizes[ns++] = ((size_t)1 << k) + 1;
   }
-  const gp_sort_algo algos[] = {GP_SORT_AUTO, GP_SORT_BITONIC, GP_SORT_BITONIC_SEED};
+  const gp_sort_algo algos[] = {GP_SORT_AUTO, GP_SORT_BITONIC, GP_SORT_BITONIC_SEED,
+                                GP_SORT_RADIX};
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
     for (int o = 0; o < 2; o++)
       for (int i = 0; i < ns; i++) {
         size_t n = sizes[i];
         int p = (int)((size_t)i % SC_PATTERNS);
         check_sort((gp_dtype)t, SC_RANDOM, n, (gp_order)o, GP_SORT_AUTO);
-        check_sort((gp_dtype)t, p, n, (gp_order)o, algos[i % 3]);
+        check_sort((gp_dtype)t, p, n, (gp_order)o, algos[i % 4]);
         if (t == GP_F32 || t == GP_F64) check_sort((gp_dtype)t, SC_SPECIAL, n, (gp_order)o, GP_SORT_BITONIC);
         if (n <= 4096) check_sort((gp_dtype)t, SC_SPECIAL, n, (gp_order)o, GP_SORT_BITONIC_SEED);
       }
@@ -354,7 +390,7 @@ int main(void) {
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
     for (int p = 0; p < SC_PATTERNS; p++)
       for (int o = 0; o < 2; o++)
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < 4; a++) {
           check_sort((gp_dtype)t, p, 1000, (gp_order)o, algos[a]);
           check_sort((gp_dtype)t, p, 1024, (gp_order)o, algos[a]);
         }
@@ -395,6 +431,8 @@ int main(void) {
   check_segments(GP_U32, SC_RANDOM, 2, 1 << 16, GP_DESCENDING);
 
   check_argsort_matrix();
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    check_skewed((gp_dtype)t, ((size_t)1 << 20) + 11, (gp_order)(t & 1));
   check_offsets_matrix();
   check_thread_independence();
 
