@@ -5,8 +5,9 @@
  * boundaries, patterns including keys that differ only in the top digit; gp_argsort
  * against an independent stable qsort; offsets segments (empty, single, huge, offsets[0]
  * above 0) and bad offsets; host and device memory. Exits 77 where no GPU is usable.
- * GP_TEST_QUICK=1 keeps sizes small (for compute-sanitizer); GP_TEST_LARGE=1 adds one
- * sort of 2^32 + 5 u32 keys (16 GiB, H200). */
+ * GP_TEST_QUICK=1 keeps sizes small and one data pattern per size (for compute-sanitizer
+ * memcheck), GP_TEST_QUICK=2 fewer still (f32 and u64 keys only: racecheck);
+ * GP_TEST_LARGE=1 adds one sort of 2^32 + 5 u32 keys (16 GiB, H200). */
 #include "check.h"
 #include "sort_check.h"
 #include "core/context.h"
@@ -14,7 +15,7 @@
 #include "cuda/sort/radix_policy.h"
 
 static gp_context *gpu, *cpu;
-static int quick;
+static int quick; /* 0: everything, 1: memcheck-sized, 2: racecheck-sized */
 
 #define RX_TOPDIGIT SC_PATTERNS /* a pattern of this test: keys differ in the top digit only */
 #define RX_NPAT (SC_PATTERNS + 1)
@@ -260,7 +261,7 @@ static void check_offsets_suite(void) {
                     T, T + 1, 3, 0, huge, 7, 0};
   size_t nm = sizeof mixed / sizeof mixed[0];
   uint64_t *off = offsets_of(mixed, nm, 5); /* keys 0..4 belong to no segment */
-  for (int kt = 0; kt < GP_DTYPE_COUNT; kt++)
+  for (int kt = 0; kt < GP_DTYPE_COUNT; kt += quick >= 2 ? 5 : 1)
     for (int vt = -1; vt < GP_DTYPE_COUNT; vt += quick ? 7 : 3) {
       gp_order o = (gp_order)((kt + vt + 1) & 1);
       check_offsets("mixed", (gp_dtype)kt, vt, off, nm, o, (kt + vt + 1) % RX_NPAT, 0);
@@ -380,13 +381,14 @@ int main(void) {
   cpu = check_cpu_context();
   check_seed(1212);
   const char *q = getenv("GP_TEST_QUICK"), *l = getenv("GP_TEST_LARGE");
-  quick = q && atoi(q) != 0;
+  quick = q ? atoi(q) : 0;
   check_bad_input();
   check_bad_offsets(gpu, 0);
   check_bad_offsets(gpu, 1);
   check_bad_offsets(cpu, 0);
 
   for (int kt = 0; kt < GP_DTYPE_COUNT; kt++) {
+    if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt), S = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
     const size_t sizes[] = {0, 1, 2, 31, 32, 33, S - 1, S, S + 1, 1023, 1025, T - 1, T, T + 1,
                             2 * T + 1, ((size_t)1 << 17) - 1, ((size_t)1 << 17) + 1,
@@ -399,9 +401,11 @@ int main(void) {
       for (int o = 0; o < 2; o++)
         for (int v = 0; v < 5; v++) {
           if (quick && v > 2) continue;
-          /* every pattern up to a tile, one rotating pattern above */
+          /* every pattern up to a tile, one rotating pattern above (and in quick runs) */
           for (int p = 0; p < RX_NPAT; p++) {
-            if (n > T + 1 && p != (int)((i + (size_t)o * 3 + (size_t)v + (size_t)kt) % RX_NPAT)) continue;
+            if ((quick || n > T + 1) &&
+                p != (int)((i + (size_t)o * 3 + (size_t)v + (size_t)kt) % RX_NPAT))
+              continue;
             cmp_sort((gp_dtype)kt, vts[v], p, n, (gp_order)o, GP_SORT_RADIX, 0);
           }
         }
@@ -417,6 +421,7 @@ int main(void) {
 
   /* argsort: every key type, both index types, around the tile */
   for (int kt = 0; kt < GP_DTYPE_COUNT; kt++) {
+    if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt);
     const size_t asz[] = {0, 1, 2, 33, 300, T, T + 1, quick ? 2 * T + 5 : ((size_t)1 << 18) + 7};
     for (size_t i = 0; i < sizeof asz / sizeof asz[0]; i++)
