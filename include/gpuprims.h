@@ -147,10 +147,11 @@ gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
  *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys, GP_SORT_RADIX above (the
  *    crossover is a measured constant, docs/perf/sort.md). The CPU backend always
  *    runs its stable radix sort (except GP_SORT_BITONIC_SEED).
- *  - GP_SORT_RADIX uses device workspace of about n keys (plus n values for pairs) and
- *    n / 24 bytes of look-back state (4-byte keys; n / 18 for 8-byte keys) beyond one
- *    tile (6144 4-byte or 4608 8-byte keys); when the GPU cannot hold it the call fails
- *    with GP_ERR_OUT_OF_MEMORY, saying how many bytes, and the keys are untouched.
+ *  - GP_SORT_RADIX above one tile (6144 4-byte or 4608 8-byte keys) uses device
+ *    workspace of n keys (plus n values for pairs) and n / 3 bytes of look-back state
+ *    (4-byte keys; n / 2.25 for 8-byte keys), plus n keys (and values) more when they
+ *    are in host memory and staged; when the GPU cannot hold it the call fails with
+ *    GP_ERR_OUT_OF_MEMORY, saying how many bytes, and the keys are untouched.
  *  - Deterministic; asynchronous on the context's stream for device memory, synchronous
  *    (staged through the workspace) for host memory. */
 gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
