@@ -1,7 +1,10 @@
-/* `gpuprims bench sort`: gp_sort (GP_SORT_BITONIC and the seed's grid bitonic sort)
- * against cub::DeviceRadixSort, gp_sort_segments against cub::DeviceSegmentedSort, on
- * the same device data and stream; --seed-tables reproduces the seed's Tables 6.18 and
- * 6.19 (CPU qsort, CPU serial bitonic, GPU bitonic at n = 2048 and 2^21). */
+/* `gpuprims bench sort`: gp_sort (--algo: bitonic by default, radix, auto; and the
+ * seed's grid bitonic sort) against cub::DeviceRadixSort::SortKeys, gp_sort_pairs
+ * (--pairs) and gp_argsort (--argsort) against DeviceRadixSort::SortPairs,
+ * gp_sort_segments and gp_sort_segments_offsets (--offsets) against
+ * cub::DeviceSegmentedSort, on the same device data and stream; --seed-tables reproduces
+ * the seed's Tables 6.18 and 6.19 (CPU qsort, CPU serial bitonic, GPU bitonic at n =
+ * 2048 and 2^21). */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "suites.h"
@@ -23,6 +26,12 @@ typedef struct sort_arg {
   size_t n, seg;    /* seg 0: a whole sort */
   gp_sort_algo algo;
   gp_order order;
+  int vt;           /* pairs: the value type; -1: keys alone */
+  int argsort;      /* gp_argsort of src into vals (u32 indices) */
+  void *vals;       /* pairs: sorted in place; argsort: the indices */
+  const void *vsrc; /* pairs: the values, restored before every run */
+  const uint64_t *offsets; /* offsets segments (device memory), nseg of them */
+  size_t nseg;
 #if GP_HAVE_CUDA
   gpb_cub_sort *peer;
 #endif
@@ -31,14 +40,22 @@ typedef struct sort_arg {
 static int restore(void *p, void *stream) {
   sort_arg *a = (sort_arg *)p;
   (void)stream;
+  if (a->argsort) return 0; /* the keys are not modified */
+  if (a->vt >= 0 && gpb_copy_async(a->b, a->vals, a->vsrc, a->n * gp_dtype_size((gp_dtype)a->vt)))
+    return 1;
   return gpb_copy_async(a->b, a->keys, a->src, a->n * gp_dtype_size(a->t));
 }
 
 static int run_ours(void *p, void *stream) {
   sort_arg *a = (sort_arg *)p;
   (void)stream; /* the context launches on the harness stream */
-  gp_status s = a->seg ? gp_sort_segments(a->ctx, a->t, a->keys, a->n, a->seg, a->order)
-                       : gp_sort(a->ctx, a->t, a->keys, a->n, a->order, a->algo);
+  gp_status s;
+  if (a->argsort) s = gp_argsort(a->ctx, a->t, a->src, GP_U32, a->vals, a->n, a->order);
+  else if (a->offsets) s = gp_sort_segments_offsets(a->ctx, a->t, a->keys, a->offsets, a->nseg, a->order);
+  else if (a->seg) s = gp_sort_segments(a->ctx, a->t, a->keys, a->n, a->seg, a->order);
+  else if (a->vt >= 0)
+    s = gp_sort_pairs(a->ctx, a->t, a->keys, (gp_dtype)a->vt, a->vals, a->n, a->order, a->algo);
+  else s = gp_sort(a->ctx, a->t, a->keys, a->n, a->order, a->algo);
   if (s != GP_OK) {
     fprintf(stderr, "gpuprims bench sort: %s\n", gp_last_error(a->ctx));
     return 1;
@@ -100,7 +117,8 @@ static int seed_tables(gpb_bench *b) {
     }
     res[k][0] = time_host(cpu, 1, src, buf, n, k ? 5 : 51);
     res[k][1] = time_host(cpu, 0, src, buf, n, k ? 3 : 51);
-    sort_arg a = {b, gpb_context(b), GP_I32, dk, dsrc, n, 0, GP_SORT_BITONIC_SEED, GP_ASCENDING
+    sort_arg a = {b, gpb_context(b), GP_I32, dk, dsrc, n, 0, GP_SORT_BITONIC_SEED, GP_ASCENDING,
+                  -1, 0, NULL, NULL, NULL, 0
 #if GP_HAVE_CUDA
                   , NULL
 #endif
@@ -145,12 +163,86 @@ static int seed_tables(gpb_bench *b) {
   return rc;
 }
 
+/* ---- offsets segments ------------------------------------------------------------ */
+enum { OFF_UNIFORM, OFF_POWERLAW, OFF_TINY, OFF_ONE, OFF_KINDS };
+static const char *off_names[OFF_KINDS] = {"uniform", "powerlaw", "tiny", "one"};
+
+static int parse_offset_kinds(const char *list, int *kinds, int *nk) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list);
+  *nk = 0;
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int k = 0;
+    while (k < OFF_KINDS && strcmp(tok, off_names[k]) != 0) k++;
+    if (k == OFF_KINDS || *nk == OFF_KINDS) {
+      fprintf(stderr, "gpuprims bench sort: unknown --offsets kind '%s': use uniform, powerlaw, "
+                      "tiny or one\n", tok);
+      return 1;
+    }
+    kinds[(*nk)++] = k;
+  }
+  return 0;
+}
+
+static uint64_t splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Host offsets of one kind, at most n keys in all (tiny: 2^20 segments of 0..31 keys);
+   returns nseg and *out (malloc'd, nseg + 1 entries; NULL when out of memory). */
+static size_t make_offsets(int kind, size_t n, uint64_t **out) {
+  size_t cap = 1024, nseg = 0;
+  uint64_t x = 0x0FF5E7 + (uint64_t)kind, total = 0;
+  uint64_t *o = (uint64_t *)malloc(cap * 8);
+  while (o) {
+    o[nseg] = total;
+    if (total >= n || (kind == OFF_TINY && nseg == ((size_t)1 << 20))) break;
+    uint64_t r = splitmix(&x), sz;
+    if (kind == OFF_ONE) sz = n;
+    else if (kind == OFF_UNIFORM) sz = 1 + r % 2048;
+    else if (kind == OFF_TINY) sz = r % 32;
+    else sz = r % 10000 < 3 ? (1u << 20) : r % 10000 < 500 ? 9 + (r >> 20) % 4088 : 1 + (r >> 20) % 8;
+    if (sz > n - total) sz = n - total;
+    total += sz;
+    if (++nseg + 1 > cap) {
+      uint64_t *p = (uint64_t *)realloc(o, (cap *= 2) * 8);
+      if (!p) free(o);
+      o = p;
+    }
+  }
+  *out = o;
+  return nseg;
+}
+
+/* 0, 1, 2, ... (u32) into device memory: the values CUB sorts for an argsort. */
+static int fill_iota(gpb_bench *b, uint32_t *d, size_t n) {
+  uint32_t *h = (uint32_t *)malloc(n * 4 + 4);
+  if (!h) return 1;
+  for (size_t i = 0; i < n; i++) h[i] = (uint32_t)i;
+  int e = gpb_copy(b, d, h, n * 4);
+  free(h);
+  return e;
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims bench sort [options]\n\n"
-          "Times gp_sort (bitonic, and the seed's grid bitonic) against cub::DeviceRadixSort,\n"
-          "and gp_sort_segments against cub::DeviceSegmentedSort, on random keys.\n\n"
+          "Times gp_sort (--algo, and the seed's grid bitonic), gp_sort_pairs and gp_argsort\n"
+          "against cub::DeviceRadixSort, gp_sort_segments and gp_sort_segments_offsets\n"
+          "against cub::DeviceSegmentedSort, on random keys.\n\n"
           "  --sizes LIST      whole-sort sizes (default 2^11,2^16,2^21,2^24)\n"
+          "  --algo A          whole sorts: bitonic (default), radix, auto or bitonic-seed\n"
+          "  --pairs VT        whole sorts of pairs with random values of VT (gp_sort_pairs\n"
+          "                    against DeviceRadixSort::SortPairs)\n"
+          "  --argsort         whole sorts are gp_argsort, u32 indices (against SortPairs of\n"
+          "                    (key, iota), what torch.argsort runs)\n"
+          "  --offsets LIST    offsets segments of --seg-n keys in all (against\n"
+          "                    DeviceSegmentedSort with begin/end offsets): uniform (sizes\n"
+          "                    1..2048), powerlaw (mostly 1..8, some up to 4096, a few of\n"
+          "                    2^20), tiny (segments of 0..31), one (one segment)\n"
           "  --segments LIST   segment sizes (default every power of two 2..65536)\n"
           "  --seg-n N         keys in a segmented sort (default 2^24)\n"
           "  --dtype T         key type (default u32)\n"
@@ -183,7 +275,9 @@ int gp_bench_sort(int argc, char **argv) {
   for (int k = 1; k <= 16; k++) segs[nsegs++] = 1ull << k;
   uint64_t seg_n = 1ull << 24;
   gp_dtype t = GP_U32;
-  int desc = 0, do_seed = 1, do_segs = 1, peers = 1, tables = 0;
+  int desc = 0, do_seed = 1, do_segs = 1, peers = 1, tables = 0, vt = -1, argsort = 0;
+  gp_sort_algo algo = GP_SORT_BITONIC;
+  const char *offsets_list = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       usage(stdout);
@@ -214,7 +308,29 @@ int gp_bench_sort(int argc, char **argv) {
         return 2;
       }
       i++;
-    } else if (strcmp(a, "--desc") == 0) desc = 1;
+    } else if (strcmp(a, "--algo") == 0) {
+      if (!v || gp_sort_algo_from_name(v, &algo) != GP_OK) {
+        fprintf(stderr, "gpuprims bench sort: --algo needs auto, bitonic, bitonic-seed or radix\n");
+        return 2;
+      }
+      i++;
+    } else if (strcmp(a, "--pairs") == 0) {
+      gp_dtype x;
+      if (!v || gp_dtype_from_name(v, &x) != GP_OK) {
+        fprintf(stderr, "gpuprims bench sort: --pairs needs a value type (f32, ..., u64)\n");
+        return 2;
+      }
+      vt = (int)x;
+      i++;
+    } else if (strcmp(a, "--offsets") == 0) {
+      if (!v) {
+        fprintf(stderr, "gpuprims bench sort: --offsets needs a list like uniform,tiny\n");
+        return 2;
+      }
+      offsets_list = v;
+      i++;
+    } else if (strcmp(a, "--argsort") == 0) argsort = 1;
+    else if (strcmp(a, "--desc") == 0) desc = 1;
     else if (strcmp(a, "--no-seed") == 0) do_seed = 0;
     else if (strcmp(a, "--no-segments") == 0) do_segs = 0;
     else if (strcmp(a, "--no-peers") == 0) peers = 0;
@@ -239,51 +355,98 @@ int gp_bench_sort(int argc, char **argv) {
   peers = 0;
 #endif
   if (!cuda) peers = 0;
+  if (argsort || vt >= 0 || algo == GP_SORT_BITONIC_SEED) do_seed = 0;
+  int offk[OFF_KINDS], noff = 0;
+  if (offsets_list && parse_offset_kinds(offsets_list, offk, &noff)) {
+    gpb_close(b);
+    return 2;
+  }
   int total = 0;
   for (int s = 0; s < nsizes; s++) total += 1 + do_seed + peers;
   if (do_segs) total += nsegs * (1 + peers);
+  total += noff * (1 + peers);
   gpb_set_progress_total(b, total);
 
   size_t es = gp_dtype_size(t);
-  uint64_t max_n = do_segs ? seg_n : 0;
-  for (int s = 0; s < nsizes; s++) if (sizes[s] > max_n) max_n = sizes[s];
-  void *src = NULL, *keys = NULL, *out = NULL;
-  if (gpb_alloc(b, max_n * es, &src) || gpb_alloc(b, max_n * es, &keys) ||
-      gpb_alloc(b, max_n * es, &out) || gpb_fill_random(b, t, src, max_n, 0x5027)) {
+  size_t vb = argsort ? 4 : vt >= 0 ? gp_dtype_size((gp_dtype)vt) : 0;
+  uint64_t max_n = do_segs || noff ? seg_n : 0, max_whole = 0;
+  for (int s = 0; s < nsizes; s++) if (sizes[s] > max_whole) max_whole = sizes[s];
+  if (max_whole > max_n) max_n = max_whole;
+  void *src = NULL, *keys = NULL, *out = NULL, *vals = NULL, *vsrc = NULL, *vout = NULL;
+  int bad = gpb_alloc(b, max_n * es, &src) || gpb_alloc(b, max_n * es, &keys) ||
+            gpb_alloc(b, max_n * es, &out) || gpb_fill_random(b, t, src, max_n, 0x5027);
+  if (!bad && vb)
+    bad = gpb_alloc(b, max_whole * vb, &vals) || gpb_alloc(b, max_whole * vb, &vsrc) ||
+          gpb_alloc(b, max_whole * vb, &vout) ||
+          (argsort ? fill_iota(b, (uint32_t *)vsrc, max_whole)
+                   : gpb_fill_random(b, (gp_dtype)vt, vsrc, max_whole, 0x7A15));
+  if (bad) {
     gpb_free(b, src); gpb_free(b, keys); gpb_free(b, out);
+    gpb_free(b, vals); gpb_free(b, vsrc); gpb_free(b, vout);
     gpb_close(b);
     return 1;
   }
   int rc = 0;
-  /* rows: 0 = whole sorts, 1 = segments */
-  for (int mode = 0; mode < 2; mode++) {
-    int count = mode ? (do_segs ? nsegs : 0) : nsizes;
+  /* rows: 0 = whole sorts, 1 = fixed segments, 2 = offsets segments */
+  for (int mode = 0; mode < 3; mode++) {
+    int count = mode == 2 ? noff : mode ? (do_segs ? nsegs : 0) : nsizes;
     for (int s = 0; s < count; s++) {
       size_t n = mode ? (size_t)seg_n : (size_t)sizes[s];
-      size_t seg = mode ? (size_t)segs[s] : 0;
-      if (mode && (seg == 0 || n % seg)) {
+      size_t seg = mode == 1 ? (size_t)segs[s] : 0;
+      if (mode == 1 && (seg == 0 || n % seg)) {
         fprintf(stderr, "gpuprims bench sort: --seg-n %zu is not a multiple of segment %zu: skipped\n", n, seg);
         continue;
       }
-      sort_arg a = {b, gpb_context(b), t, keys, src, n, seg, GP_SORT_BITONIC,
-                    desc ? GP_DESCENDING : GP_ASCENDING
+      sort_arg a = {b, gpb_context(b), t, keys, src, n, seg, algo,
+                    desc ? GP_DESCENDING : GP_ASCENDING, mode ? -1 : vt, mode ? 0 : argsort,
+                    vals, vsrc, NULL, 0
 #if GP_HAVE_CUDA
                     , NULL
 #endif
       };
-      double bytes = 2.0 * (double)n * (double)es;
+      uint64_t *h_off = NULL;
+      void *d_off = NULL;
+      if (mode == 2) {
+        a.nseg = make_offsets(offk[s], n, &h_off);
+        if (!h_off || gpb_alloc(b, (a.nseg + 1) * 8, &d_off) ||
+            gpb_copy(b, d_off, h_off, (a.nseg + 1) * 8)) {
+          fprintf(stderr, "gpuprims bench sort: no memory for the offsets\n");
+          free(h_off);
+          gpb_free(b, d_off);
+          rc = 1;
+          continue;
+        }
+        a.offsets = (const uint64_t *)d_off;
+        a.n = n = (size_t)h_off[a.nseg];
+      }
+      const int pairs = a.vt >= 0 || a.argsort;
+      double bytes = a.argsort ? (double)n * (double)(es + vb)
+                               : 2.0 * (double)n * (double)(es + (pairs ? vb : 0));
       char name[96], note[96];
+      note[0] = '\0';
+      if (mode == 1) snprintf(note, sizeof note, "segments of %zu", seg);
+      if (mode == 2) snprintf(note, sizeof note, "%s, %zu segments", off_names[offk[s]], a.nseg);
       gpb_result peer_res, seed_res;
       int have_peer = 0, have_seed = 0;
 #if GP_HAVE_CUDA
       if (peers) {
-        int e = gpb_cub_sort_create(&a.peer, (int)t, src, out, n, seg, desc);
+        int e;
+        const char *pname;
+        if (pairs) {
+          e = gpb_cub_sort_pairs_create(&a.peer, (int)t, src, out, (int)vb, vsrc, vout, n, desc);
+          pname = "DeviceRadixSort::SortPairs";
+        } else if (mode == 2) {
+          e = gpb_cub_sort_offsets_create(&a.peer, (int)t, src, out, n, a.offsets, a.nseg, desc);
+          pname = "DeviceSegmentedSort::SortKeys";
+        } else {
+          e = gpb_cub_sort_create(&a.peer, (int)t, src, out, n, seg, desc);
+          pname = seg ? "DeviceSegmentedSort::SortKeys" : "DeviceRadixSort::SortKeys";
+        }
         if (e) {
           fprintf(stderr, "gpuprims bench sort: CUB setup failed (cudaError %d): no peer row\n", e);
         } else {
-          gpb_case c = {"cub", seg ? "DeviceSegmentedSort::SortKeys" : "DeviceRadixSort::SortKeys",
-                        gp_dtype_name(t), NULL, n, 0, bytes, run_cub, NULL, &a};
-          if (seg) { snprintf(note, sizeof note, "segments of %zu", seg); c.note = note; }
+          gpb_case c = {"cub", pname, gp_dtype_name(t), note[0] ? note : NULL, n, 0, bytes,
+                        run_cub, NULL, &a};
           have_peer = gpb_time_case(b, &c, &peer_res) == 0;
         }
       }
@@ -299,10 +462,11 @@ int gp_bench_sort(int argc, char **argv) {
           rc = 1;
         }
       }
-      if (seg) snprintf(name, sizeof name, "sort_segments");
-      else snprintf(name, sizeof name, "sort bitonic");
-      note[0] = '\0';
-      if (seg) snprintf(note, sizeof note, "segments of %zu", seg);
+      if (mode == 2) snprintf(name, sizeof name, "sort_segments_offsets");
+      else if (mode == 1) snprintf(name, sizeof name, "sort_segments");
+      else if (a.argsort) snprintf(name, sizeof name, "argsort u32");
+      else if (pairs) snprintf(name, sizeof name, "sort_pairs %s /%s", gp_sort_algo_name(algo), gp_dtype_name((gp_dtype)vt));
+      else snprintf(name, sizeof name, "sort %s", gp_sort_algo_name(algo));
       gpb_case c = {"gpuprims", name, gp_dtype_name(t), note, n, 0, bytes, run_ours, restore, &a};
       gpb_result r;
       if (gpb_time_case(b, &c, &r) == 0) {
@@ -311,7 +475,11 @@ int gp_bench_sort(int argc, char **argv) {
           snprintf(r.note + l, sizeof r.note - l, "%s%.2fx the seed's", l ? "; " : "",
                    seed_res.median_s / r.median_s);
         }
-        if (have_peer && !same_result(b, keys, out, n * es)) {
+        /* keys (argsort: indices) and values: both sorts are stable, so the same bits */
+        int same = 1;
+        if (have_peer && !a.argsort) same = same_result(b, keys, out, n * es);
+        if (have_peer && pairs) same = same && same_result(b, vals, vout, n * vb);
+        if (!same) {
           fprintf(stderr, "gpuprims bench sort: %s n = %zu disagrees with CUB\n", name, n);
           rc = 1;
         }
@@ -325,11 +493,16 @@ int gp_bench_sort(int argc, char **argv) {
         gpb_cub_sort_destroy(a.peer);
       }
 #endif
+      free(h_off);
+      gpb_free(b, d_off);
     }
   }
   gpb_free(b, src);
   gpb_free(b, keys);
   gpb_free(b, out);
+  gpb_free(b, vals);
+  gpb_free(b, vsrc);
+  gpb_free(b, vout);
   int crc = gpb_close(b);
   return rc ? rc : crc;
 }

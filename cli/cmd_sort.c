@@ -1,21 +1,26 @@
 /* `gpuprims sort IN OUT`: sorts the keys of a .npy, raw or text file (whole, or in
- * segments of N) with gp_sort / gp_sort_segments and writes them to OUT. */
+ * segments of N) with gp_sort / gp_sort_segments and writes them to OUT, or with
+ * --argsort writes the stable sorting permutation (gp_argsort, u64 indices). */
 #include "cli_util.h"
 #include "commands.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: gpuprims sort IN OUT [--desc] [--algo auto|bitonic|bitonic-seed] [--segment N]\n"
-          "                            [--backend auto|cuda|cpu] [--dtype T] [--format F]\n"
-          "                            [--out-format F]\n\n"
+          "usage: gpuprims sort IN OUT [--desc] [--algo auto|bitonic|bitonic-seed|radix]\n"
+          "                            [--segment N] [--argsort] [--backend auto|cuda|cpu]\n"
+          "                            [--dtype T] [--format F] [--out-format F]\n\n"
           "Sorts the numbers in IN and writes them to OUT (same type). Floats sort in the\n"
           "total order -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n\n"
           "  --desc        descending (default ascending)\n"
-          "  --algo        auto (default), bitonic, or bitonic-seed (the seed's grid sort,\n"
-          "                Program 6.19)\n"
+          "  --algo        auto (default), bitonic, bitonic-seed (the seed's grid sort,\n"
+          "                Program 6.19) or radix (stable LSD radix sort)\n"
+          "  --argsort     write, instead of the sorted keys, the stable permutation that\n"
+          "                sorts them: OUT[r] is the input position of the key of rank r\n"
+          "                (u64; equal keys keep their input order; --algo does not apply)\n"
           "  --segment N   sort each run of N consecutive keys on its own; the count must\n"
           "                be a multiple of N (--algo does not apply)\n"
           "  --backend     auto (default: the GPU when usable), cuda or cpu\n"
@@ -33,7 +38,7 @@ static void usage(FILE *f) {
 
 int cmd_sort(int argc, char **argv) {
   const char *paths[2] = {NULL, NULL};
-  int npaths = 0, desc = 0, have_seg = 0;
+  int npaths = 0, desc = 0, have_seg = 0, argsort = 0;
   gp_sort_algo algo = GP_SORT_AUTO;
   gp_backend backend = GP_BACKEND_AUTO;
   gp_dtype dtype = (gp_dtype)-1;
@@ -55,6 +60,10 @@ int cmd_sort(int argc, char **argv) {
       desc = 1;
       continue;
     }
+    if (strcmp(a, "--argsort") == 0) {
+      argsort = 1;
+      continue;
+    }
     if (a[0] == '-' && a[1] != '\0') {
       int valued = strcmp(a, "--algo") == 0 || strcmp(a, "--segment") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
@@ -69,7 +78,7 @@ int cmd_sort(int argc, char **argv) {
       }
       const char *v = argv[++i];
       if (strcmp(a, "--algo") == 0 && gp_sort_algo_from_name(v, &algo) != GP_OK) {
-        cli_error("sort", "unknown algo '%s': use auto, bitonic or bitonic-seed", v);
+        cli_error("sort", "unknown algo '%s': use auto, bitonic, bitonic-seed or radix", v);
         return EXIT_USAGE;
       }
       if (strcmp(a, "--segment") == 0) {
@@ -106,6 +115,10 @@ int cmd_sort(int argc, char **argv) {
     cli_error("sort", "--algo does not apply with --segment");
     return EXIT_USAGE;
   }
+  if (argsort && (have_seg || algo != GP_SORT_AUTO)) {
+    cli_error("sort", "--argsort takes neither --segment nor --algo");
+    return EXIT_USAGE;
+  }
   gp_context *ctx;
   if (!cli_create("sort", backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
@@ -116,13 +129,22 @@ int cmd_sort(int argc, char **argv) {
     return 1;
   }
   gp_order order = desc ? GP_DESCENDING : GP_ASCENDING;
-  if (have_seg) s = gp_sort_segments(ctx, arr.dtype, arr.data, arr.n, (size_t)seg, order);
+  gp_array idx = {GP_U64, arr.n, NULL};
+  if (argsort && arr.n > 0 && !(idx.data = malloc(arr.n * sizeof(uint64_t)))) {
+    cli_error("sort", "no memory for %zu indices", arr.n);
+    gp_array_free(&arr);
+    gp_destroy(ctx);
+    return 1;
+  }
+  if (argsort) s = gp_argsort(ctx, arr.dtype, arr.data, GP_U64, idx.data, arr.n, order);
+  else if (have_seg) s = gp_sort_segments(ctx, arr.dtype, arr.data, arr.n, (size_t)seg, order);
   else s = gp_sort(ctx, arr.dtype, arr.data, arr.n, order, algo);
   if (s == GP_OK) {
-    s = cli_save("sort", ctx, paths[1], out_fmt, &arr);
+    s = cli_save("sort", ctx, paths[1], out_fmt, argsort ? &idx : &arr);
   } else {
     cli_fail("sort", ctx, "sorting", s);
   }
+  free(idx.data);
   gp_array_free(&arr);
   gp_destroy(ctx);
   return s == GP_OK ? 0 : 1;

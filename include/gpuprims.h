@@ -149,19 +149,36 @@ gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks);
 /* ---- sorting ------------------------------------------------------------------ */
 typedef enum gp_order { GP_ASCENDING, GP_DESCENDING } gp_order;
 typedef enum gp_sort_algo {
-  GP_SORT_AUTO,        /* the fastest path for the size and type */
-  GP_SORT_BITONIC,     /* register/shared-memory bitonic sort, any n */
-  GP_SORT_BITONIC_SEED /* seed 003, 6.26: one block per 2*blockDim sublist, then
-                          host-driven relaunches for the stages that span blocks */
+  GP_SORT_AUTO,         /* the fastest path for the size and type (see gp_sort) */
+  GP_SORT_BITONIC,      /* register/shared-memory bitonic sort, any n; pairs not stable */
+  GP_SORT_BITONIC_SEED, /* seed 003, 6.26: one block per 2*blockDim sublist, then
+                           host-driven relaunches for the stages that span blocks */
+  GP_SORT_RADIX         /* stable LSD radix sort, 8-bit digits (one-sweep passes with
+                           decoupled look-back; one block when n fits one tile) */
 } gp_sort_algo;
-const char *gp_sort_algo_name(gp_sort_algo a);   /* "auto", "bitonic", "bitonic-seed" */
+/* "auto", "bitonic", "bitonic-seed", "radix" */
+const char *gp_sort_algo_name(gp_sort_algo a);
 gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
 
 /* Sorts n keys in place. Floats sort in the total order
- * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN (descending reverses it). */
+ * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN (descending reverses it).
+ *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys, GP_SORT_RADIX above (a
+ *    crossover still to be measured per key size, docs/perf/sort.md). The CPU backend
+ *    always runs its stable radix sort (except GP_SORT_BITONIC_SEED).
+ *  - GP_SORT_RADIX above one tile (6144 4-byte or 4608 8-byte keys) uses device
+ *    workspace of n keys (plus n values for pairs) and n / 3 bytes of look-back state
+ *    (4-byte keys; n / 2.25 for 8-byte keys), plus n keys (and values) more when they
+ *    are in host memory and staged; when the GPU cannot hold it the call fails with
+ *    GP_ERR_OUT_OF_MEMORY, saying how many bytes, and the keys are untouched.
+ *  - Deterministic; asynchronous on the context's stream for device memory, synchronous
+ *    (staged through the workspace) for host memory. */
 gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
                   gp_order order, gp_sort_algo algo);
-/* As gp_sort, and values[i] (of value_type) moves with keys[i]. */
+/* As gp_sort, and values[i] (of value_type) moves with keys[i]. Stable on GP_SORT_AUTO
+ * and GP_SORT_RADIX (equal keys keep their values' input order, as numpy's
+ * argsort(kind='stable') and torch.sort(stable=True)): AUTO sorts pairs by radix on the
+ * GPU and by the stable radix sort on the CPU, and both backends give the same bits.
+ * GP_SORT_BITONIC and GP_SORT_BITONIC_SEED are not stable on the GPU. */
 gp_status gp_sort_pairs(gp_context *ctx, gp_dtype key_type, void *keys,
                         gp_dtype value_type, void *values, size_t n,
                         gp_order order, gp_sort_algo algo);
@@ -169,6 +186,38 @@ gp_status gp_sort_pairs(gp_context *ctx, gp_dtype key_type, void *keys,
  * n must be a multiple of segment_size. */
 gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
                            size_t segment_size, gp_order order);
+
+/* The stable permutation that sorts the n keys: indices[r] (index_type GP_U32 or
+ * GP_U64) is the input position of the key of rank r; equal keys keep their input
+ * order (numpy.argsort(kind='stable')). The keys are not modified. GP_U32 indices need
+ * n <= 2^32. GPU: a radix sort of (key, position) pairs whose last pass writes only the
+ * indices; workspace about 2n keys + n indices (none up to one tile); host memory is
+ * staged (synchronous), device memory is asynchronous. Deterministic; the CPU backend
+ * gives the same indices. */
+gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
+                     gp_dtype index_type, void *indices, size_t n, gp_order order);
+
+/* nseg independent stable sorts of segments of any sizes: segment i is
+ * keys[offsets[i] .. offsets[i+1]) (half-open; empty segments allowed), so keys holds
+ * n = offsets[nseg] elements; offsets[0] may be above 0 and keys below it (and no
+ * others) are left as they are. offsets: nseg + 1 non-decreasing uint64_t, in host or
+ * device memory; any decrease fails with GP_ERR_INVALID_ARGUMENT naming the index,
+ * before any data is touched. nseg = 0 does nothing (offsets may then be NULL).
+ * The offsets are read first to validate and plan: in device memory by a kernel whose
+ * summary (a few words, and the bounds of the segments above one tile) is copied back,
+ * which synchronizes the context's stream; host offsets are read on the host and
+ * uploaded (the call then waits before returning). GPU: segments of up to 32
+ * keys take a warp each, up to 256 a 64-thread block each, up to one tile (6144 4-byte
+ * / 4608 8-byte keys) a 384-thread block each, larger ones the device-wide radix sort
+ * one after another (workspace sized for the largest). Deterministic; same bits as the
+ * CPU backend. */
+gp_status gp_sort_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
+                                   const uint64_t *offsets, size_t nseg, gp_order order);
+/* As gp_sort_segments_offsets, values (of value_type) moving with their keys, stable. */
+gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
+                                         gp_dtype value_type, void *values,
+                                         const uint64_t *offsets, size_t nseg,
+                                         gp_order order);
 
 /* ---- integration ---------------------------------------------------------------- */
 /* Integral of expr(x) over [a, b] by the trapezoidal rule with n trapezoids, evaluated

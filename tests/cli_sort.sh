@@ -34,6 +34,15 @@ case "$got" in
   *) err "float total order: $got" ;;
 esac
 
+# --argsort: the stable permutation (u64 indices); equal keys keep their input order
+"$G" sort "$T/a.txt" "$T/p.txt" --dtype i64 --argsort --backend cpu || err "argsort"
+[ "$(tr '\n' ' ' <"$T/p.txt")" = "1 4 3 0 5 2 " ] || err "argsort: $(cat "$T/p.txt")"
+"$G" sort "$T/a.txt" "$T/q.txt" --dtype i64 --argsort --desc --backend cpu || err "argsort desc"
+[ "$(tr '\n' ' ' <"$T/q.txt")" = "2 5 0 3 1 4 " ] || err "argsort desc: $(cat "$T/q.txt")"
+expect_rc 2 "$G" sort "$T/a.txt" "$T/q.txt" --dtype i64 --argsort --segment 3
+"$G" sort "$T/a.txt" "$T/r.txt" --dtype i64 --algo radix --backend cpu || err "radix"
+[ "$(tr '\n' ' ' <"$T/r.txt")" = "-3 -3 0 5 7 10 " ] || err "radix: $(cat "$T/r.txt")"
+
 # segments of 3 (text)
 printf '3\n2\n1\n9\n8\n7\n6\n5\n4\n' >"$T/s.txt"
 "$G" sort "$T/s.txt" "$T/t.txt" --dtype u32 --segment 3 --backend cpu || err "segments"

@@ -1,12 +1,241 @@
-/* CPU backend sorting: gp_sort / gp_sort_pairs / gp_sort_segments on every dtype, both
- * orders, sizes around every power of two, special floats and adversarial patterns,
- * checked as ordered + same multiset (bits equal to a qsort reference) + pairs kept;
- * the seed's serial bitonic sort (Program 6.17); bad input leaves data untouched. */
+/* CPU backend sorting through the API on a CPU context: gp_sort / gp_sort_pairs /
+ * gp_sort_segments (every algo), gp_argsort and the offset segments, on every dtype,
+ * both orders, sizes around every power of two and the radix sort's cut-overs, special
+ * floats and adversarial patterns, checked as ordered + same multiset (bits equal to a
+ * qsort reference) + pairs kept + the exact stable permutation (a qsort on (key, input
+ * index)); the same bits with 1 and 2 threads; the seed's serial bitonic sort (Program
+ * 6.17); bad input leaves data untouched. */
 #include "check.h"
 #include "sort_check.h"
 #include "cpu/sort_cpu.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 static gp_context *ctx;
+
+/* ---- the stable reference: qsort on (key, input index) ---------------------------- */
+typedef struct { uint64_t bits; size_t idx; } sr_rec;
+static sc_cmp_fn sr_cmp;
+static int sr_desc;
+static int sr_compare(const void *pa, const void *pb) {
+  const sr_rec *a = (const sr_rec *)pa, *b = (const sr_rec *)pb;
+  int c = sr_cmp(&a->bits, &b->bits);
+  if (sr_desc) c = -c;
+  if (c) return c;
+  return (a->idx > b->idx) - (a->idx < b->idx);
+}
+/* perm[r] = input position of the key of rank r in the stable sort of keys[0..n). */
+static void stable_perm(gp_dtype t, const void *keys, size_t n, gp_order order, size_t *perm) {
+  size_t es = gp_dtype_size(t);
+  sr_rec *r = (sr_rec *)malloc((n ? n : 1) * sizeof *r);
+  for (size_t i = 0; i < n; i++) {
+    r[i].bits = 0;
+    memcpy(&r[i].bits, (const char *)keys + i * es, es); /* little-endian: low bytes */
+    r[i].idx = i;
+  }
+  sr_cmp = sc_cmp(t);
+  sr_desc = order == GP_DESCENDING;
+  qsort(r, n, sizeof *r, sr_compare);
+  for (size_t i = 0; i < n; i++) perm[i] = r[i].idx;
+  free(r);
+}
+static size_t index_at(gp_dtype it, const void *ix, size_t i) {
+  return it == GP_U32 ? ((const uint32_t *)ix)[i] : (size_t)((const uint64_t *)ix)[i];
+}
+
+/* gp_argsort gives exactly the stable permutation and leaves the keys alone. */
+static void check_argsort(gp_dtype t, int p, size_t n, gp_dtype it, gp_order order) {
+  size_t es = gp_dtype_size(t), is = gp_dtype_size(it);
+  char *keys = (char *)malloc(n * es + 8), *orig = (char *)malloc(n * es + 8);
+  char *ix = (char *)malloc(n * is + 8);
+  size_t *perm = (size_t *)malloc((n + 1) * sizeof *perm);
+  sc_fill(t, p, keys, n);
+  memcpy(orig, keys, n * es);
+  stable_perm(t, keys, n, order, perm);
+  gp_status s = gp_argsort(ctx, t, keys, it, ix, n, order);
+  CHECK_MSG(s == GP_OK, "argsort: %s", gp_last_error(ctx));
+  size_t bad = n;
+  for (size_t i = 0; i < n && bad == n; i++)
+    if (index_at(it, ix, i) != perm[i]) bad = i;
+  CHECK_MSG(bad == n, "argsort %s %s %s idx %s n=%zu: first wrong rank %zu",
+            gp_dtype_name(t), sc_pattern_name[p], order ? "desc" : "asc",
+            gp_dtype_name(it), n, bad);
+  CHECK_MSG(memcmp(keys, orig, n * es) == 0, "argsort %s n=%zu changed the keys",
+            gp_dtype_name(t), n);
+  free(keys); free(orig); free(ix); free(perm);
+}
+
+/* Pairs with index values: the values come out as exactly the stable permutation. */
+static void check_pairs_stable(gp_dtype kt, int vb, int p, size_t n, gp_order order) {
+  size_t es = gp_dtype_size(kt);
+  gp_dtype vt = vb == 4 ? GP_U32 : GP_U64;
+  char *keys = (char *)malloc(n * es + 8), *vals = (char *)malloc(n * (size_t)vb + 8);
+  size_t *perm = (size_t *)malloc((n + 1) * sizeof *perm);
+  sc_fill(kt, p, keys, n);
+  for (size_t i = 0; i < n; i++) sc_index_value(vt, i, vals + i * (size_t)vb);
+  stable_perm(kt, keys, n, order, perm);
+  CHECK_OK(ctx, gp_sort_pairs(ctx, kt, keys, vt, vals, n, order, GP_SORT_AUTO));
+  size_t bad = n;
+  for (size_t i = 0; i < n && bad == n; i++)
+    if (index_at(vt, vals, i) != perm[i]) bad = i;
+  CHECK_MSG(bad == n, "pairs %s %s %s values %d B n=%zu: not stable from rank %zu",
+            gp_dtype_name(kt), sc_pattern_name[p], order ? "desc" : "asc", vb, n, bad);
+  free(keys); free(vals); free(perm);
+}
+
+/* gp_sort_segments_offsets (gp_sort_pairs_segments_offsets with values) over segments of the given lengths, laid after `lead` untouched
+ * keys and followed by 5 more: keys and index values match the per-segment stable
+ * permutation, and the keys outside every segment keep their bits. */
+static void check_offsets(gp_dtype t, int p, int vb, const size_t *lens, size_t nseg,
+                          gp_order order) {
+  size_t es = gp_dtype_size(t), lead = 3, n = lead + 5;
+  for (size_t i = 0; i < nseg; i++) n += lens[i];
+  uint64_t *off = (uint64_t *)malloc((nseg + 1) * sizeof *off);
+  off[0] = lead;
+  for (size_t i = 0; i < nseg; i++) off[i + 1] = off[i] + lens[i];
+  char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
+  char *vals = vb ? (char *)malloc(n * (size_t)vb) : NULL;
+  size_t *perm = (size_t *)malloc(n * sizeof *perm);
+  gp_dtype vt = vb == 8 ? GP_U64 : GP_U32;
+  sc_fill(t, p, keys, n);
+  memcpy(orig, keys, n * es);
+  for (size_t i = 0; vals && i < n; i++) sc_index_value(vt, i, vals + i * (size_t)vb);
+  if (vb)
+    CHECK_OK(ctx, gp_sort_pairs_segments_offsets(ctx, t, keys, vt, vals, off, nseg, order));
+  else
+    CHECK_OK(ctx, gp_sort_segments_offsets(ctx, t, keys, off, nseg, order));
+  int ok = memcmp(keys, orig, lead * es) == 0 &&
+           memcmp(keys + off[nseg] * es, orig + off[nseg] * es, 5 * es) == 0;
+  for (size_t s = 0; s < nseg && ok; s++) {
+    stable_perm(t, orig + off[s] * es, lens[s], order, perm);
+    for (size_t i = 0; i < lens[s] && ok; i++) {
+      size_t src = (size_t)off[s] + perm[i], dst = (size_t)off[s] + i;
+      ok = memcmp(keys + dst * es, orig + src * es, es) == 0 &&
+           (!vals || index_at(vt, vals, dst) == src);
+    }
+  }
+  CHECK_MSG(ok, "offsets %s %s %s values %d B, %zu segments: wrong", gp_dtype_name(t),
+            sc_pattern_name[p], order ? "desc" : "asc", vb, nseg);
+  free(off); free(keys); free(orig); free(vals); free(perm);
+}
+
+/* Offset segments: empty, single, small, around the cut-overs, one huge. */
+static void check_offsets_matrix(void) {
+  const size_t mixed[] = {0, 1, 0, 2, 17, 0, 63, 64, 65, 255, 256, 257, 1000, 0, 1,
+                          4096, 3, 70000, 5, 0};
+  const size_t huge[] = {2, 300000, 0, 1};
+  const size_t empty[] = {0, 0, 0};
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    for (int o = 0; o < 2; o++)
+      for (int vb = 0; vb <= 8; vb += 4) {
+        int p = (t + o + vb) % SC_PATTERNS;
+        check_offsets((gp_dtype)t, p, vb, mixed, sizeof mixed / sizeof *mixed, (gp_order)o);
+        check_offsets((gp_dtype)t, SC_SPECIAL, vb, mixed, sizeof mixed / sizeof *mixed,
+                      (gp_order)o);
+      }
+  check_offsets(GP_F32, SC_SPECIAL, 4, huge, 4, GP_ASCENDING);
+  check_offsets(GP_I64, SC_FEW, 8, huge, 4, GP_DESCENDING);
+  check_offsets(GP_U32, SC_RANDOM, 0, huge, 4, GP_ASCENDING);
+  check_offsets(GP_U64, SC_RANDOM, 4, empty, 3, GP_ASCENDING);
+  check_offsets(GP_F64, SC_RANDOM, 8, empty, 0, GP_DESCENDING);
+}
+
+/* Argsort and stable pairs: every type, around the cut-overs and digit boundaries. */
+static void check_argsort_matrix(void) {
+  const size_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 255, 256, 257, 2047, 2048,
+                          2049, 4095, 4096, 4097, 65535, 65536, 65537, 300001};
+  const size_t ns = sizeof sizes / sizeof *sizes;
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    for (size_t i = 0; i < ns; i++)
+      for (int o = 0; o < 2; o++) {
+        size_t n = sizes[i];
+        int p = (int)((i + (size_t)t) % SC_PATTERNS);
+        check_argsort((gp_dtype)t, p, n, (i & 1) ? GP_U64 : GP_U32, (gp_order)o);
+        if (t == GP_F32 || t == GP_F64)
+          check_argsort((gp_dtype)t, SC_SPECIAL, n, GP_U32, (gp_order)o);
+        check_pairs_stable((gp_dtype)t, (i & 1) ? 8 : 4, SC_FEW, n, (gp_order)o);
+        check_pairs_stable((gp_dtype)t, (i & 1) ? 4 : 8, p, n, (gp_order)o);
+      }
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    for (int p = 0; p < SC_PATTERNS; p++)
+      check_argsort((gp_dtype)t, p, 5000, GP_U64, (gp_order)(p & 1));
+  check_argsort(GP_F32, SC_SPECIAL, ((size_t)1 << 21) + 3, GP_U32, GP_DESCENDING);
+  check_argsort(GP_U64, SC_FEW, (size_t)1 << 20, GP_U64, GP_ASCENDING);
+  check_pairs_stable(GP_U32, 4, SC_RANDOM, ((size_t)1 << 21) + 1, GP_ASCENDING);
+  check_pairs_stable(GP_F64, 8, SC_SPECIAL, ((size_t)1 << 20) - 1, GP_DESCENDING);
+}
+
+/* Skewed keys: most share their top bits and differ below (one bucket of the first MSD
+ * pass holds most keys, and is split again by all threads), the rest random; pairs
+ * and argsort against the stable reference. */
+static void check_skewed(gp_dtype t, size_t n, gp_order order) {
+  size_t es = gp_dtype_size(t);
+  char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
+  uint64_t *ix = (uint64_t *)malloc(n * 8), *vals = (uint64_t *)malloc(n * 8);
+  size_t *perm = (size_t *)malloc(n * sizeof *perm);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = check_rand64(), u = (r % 10 < 7) ? (0x5A3ull << 52) | (r >> 20) : r;
+    if (es == 4) {
+      uint32_t x = (uint32_t)(u >> 32);
+      memcpy(keys + i * 4, &x, 4);
+    } else {
+      memcpy(keys + i * 8, &u, 8);
+    }
+    vals[i] = i;
+  }
+  memcpy(orig, keys, n * es);
+  stable_perm(t, keys, n, order, perm);
+  CHECK_OK(ctx, gp_argsort(ctx, t, keys, GP_U64, ix, n, order));
+  CHECK_OK(ctx, gp_sort_pairs(ctx, t, keys, GP_U64, vals, n, order, GP_SORT_AUTO));
+  int ok = 1;
+  for (size_t i = 0; i < n && ok; i++)
+    ok = ix[i] == perm[i] && vals[i] == perm[i] &&
+         memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
+  CHECK_MSG(ok, "skewed %s %s n=%zu: not the stable order", gp_dtype_name(t),
+            order ? "desc" : "asc", n);
+  free(keys); free(orig); free(ix); free(vals); free(perm);
+}
+
+/* The same bits with one thread and with two: keys, pairs, argsort and segments. */
+static void check_thread_independence(void) {
+#ifdef _OPENMP
+  const size_t n = ((size_t)1 << 21) + 5, seg = 1000, nseg = 700;
+  const gp_dtype types[] = {GP_U32, GP_F32, GP_I64, GP_F64};
+  const int threads0 = omp_get_max_threads();
+  for (int ti = 0; ti < 4; ti++) {
+    gp_dtype t = types[ti];
+    size_t es = gp_dtype_size(t);
+    char *orig = (char *)malloc(n * es), *out[2], *ix[2], *vals[2];
+    sc_fill(t, ti & 1 ? SC_SPECIAL : SC_FEW, orig, n);
+    for (int r = 0; r < 2; r++) {
+      omp_set_num_threads(r + 1);
+      out[r] = (char *)malloc(n * es);
+      ix[r] = (char *)malloc(n * 8);
+      vals[r] = (char *)malloc(n * 4);
+      memcpy(out[r], orig, n * es);
+      for (size_t i = 0; i < n; i++) ((uint32_t *)vals[r])[i] = (uint32_t)i;
+      CHECK_OK(ctx, gp_sort_pairs(ctx, t, out[r], GP_U32, vals[r], n, GP_ASCENDING, GP_SORT_AUTO));
+      CHECK_OK(ctx, gp_argsort(ctx, t, orig, GP_U64, ix[r], n, GP_DESCENDING));
+    }
+    CHECK_MSG(memcmp(out[0], out[1], n * es) == 0 && memcmp(vals[0], vals[1], n * 4) == 0,
+              "pairs %s: 1 and 2 threads differ", gp_dtype_name(t));
+    CHECK_MSG(memcmp(ix[0], ix[1], n * 8) == 0, "argsort %s: 1 and 2 threads differ",
+              gp_dtype_name(t));
+    for (int r = 0; r < 2; r++) {
+      omp_set_num_threads(r + 1);
+      memcpy(out[r], orig, seg * nseg * es);
+      CHECK_OK(ctx, gp_sort_segments(ctx, t, out[r], seg * nseg, seg, GP_DESCENDING));
+    }
+    CHECK_MSG(memcmp(out[0], out[1], seg * nseg * es) == 0,
+              "segments %s: 1 and 2 threads differ", gp_dtype_name(t));
+    for (int r = 0; r < 2; r++) free(out[r]), free(ix[r]), free(vals[r]);
+    free(orig);
+  }
+  omp_set_num_threads(threads0);
+#endif
+}
 
 /* Sorts n keys of t (pattern p) with algo and checks against the reference. */
 static void check_sort(gp_dtype t, int p, size_t n, gp_order order, gp_sort_algo algo) {
@@ -110,7 +339,8 @@ static void check_bad_input(void) {
   CHECK_ERROR_MENTIONS(ctx, "value_type");
   CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, (gp_order)2, GP_SORT_AUTO), GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "order");
-  CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, GP_ASCENDING, (gp_sort_algo)3), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_sort(ctx, GP_U32, keys, N, GP_ASCENDING, (gp_sort_algo)(GP_SORT_RADIX + 1)),
+               GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "algo");
   CHECK_STATUS(gp_sort_pairs(ctx, GP_U32, keys, GP_U32, vals, N, GP_ASCENDING, GP_SORT_BITONIC_SEED),
                GP_ERR_UNSUPPORTED);
@@ -144,14 +374,15 @@ int main(void) {
     sizes[ns++] = (size_t)1 << k;
     sizes[ns++] = ((size_t)1 << k) + 1;
   }
-  const gp_sort_algo algos[] = {GP_SORT_AUTO, GP_SORT_BITONIC, GP_SORT_BITONIC_SEED};
+  const gp_sort_algo algos[] = {GP_SORT_AUTO, GP_SORT_BITONIC, GP_SORT_BITONIC_SEED,
+                                GP_SORT_RADIX};
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
     for (int o = 0; o < 2; o++)
       for (int i = 0; i < ns; i++) {
         size_t n = sizes[i];
         int p = (int)((size_t)i % SC_PATTERNS);
         check_sort((gp_dtype)t, SC_RANDOM, n, (gp_order)o, GP_SORT_AUTO);
-        check_sort((gp_dtype)t, p, n, (gp_order)o, algos[i % 3]);
+        check_sort((gp_dtype)t, p, n, (gp_order)o, algos[i % 4]);
         if (t == GP_F32 || t == GP_F64) check_sort((gp_dtype)t, SC_SPECIAL, n, (gp_order)o, GP_SORT_BITONIC);
         if (n <= 4096) check_sort((gp_dtype)t, SC_SPECIAL, n, (gp_order)o, GP_SORT_BITONIC_SEED);
       }
@@ -159,7 +390,7 @@ int main(void) {
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
     for (int p = 0; p < SC_PATTERNS; p++)
       for (int o = 0; o < 2; o++)
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < 4; a++) {
           check_sort((gp_dtype)t, p, 1000, (gp_order)o, algos[a]);
           check_sort((gp_dtype)t, p, 1024, (gp_order)o, algos[a]);
         }
@@ -198,6 +429,12 @@ int main(void) {
       }
   check_segments(GP_F32, SC_SPECIAL, 5000, 1, GP_ASCENDING); /* segment size = n */
   check_segments(GP_U32, SC_RANDOM, 2, 1 << 16, GP_DESCENDING);
+
+  check_argsort_matrix();
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    check_skewed((gp_dtype)t, ((size_t)1 << 20) + 11, (gp_order)(t & 1));
+  check_offsets_matrix();
+  check_thread_independence();
 
   gp_destroy(ctx);
   return check_summary("test_sort_cpu");

@@ -1,6 +1,7 @@
 /* CUDA backend sorting, checked against the CPU backend bit for bit on keys (sorted
- * keys are unique in the total order) and by property on pairs (values of equal keys
- * may be permuted): every dtype, both orders, sizes around every power of two up to
+ * keys are unique in the total order) and by property on pairs (GP_SORT_BITONIC may
+ * permute the values of equal keys; AUTO pairs are stable, so their values are
+ * compared bit for bit too): every dtype, both orders, sizes around every power of two up to
  * 2^20, segments from 1 to 2^17, the seed's grid sort, host and device pointers, and
  * one sort of more than 2^27 keys. Exits 77 where no GPU is usable. */
 #include "check.h"
@@ -64,10 +65,12 @@ static void check_pairs(gp_dtype kt, gp_dtype vt, int p, size_t n, gp_order o,
   CHECK_MSG(sc_pairs_kept(kt, orig, k, vt, v, n, n ? n : 1),
             "pairs %s/%s %s n=%zu %s: a value left its key", gp_dtype_name(kt),
             gp_dtype_name(vt), sc_pattern_name[p], n, gp_sort_algo_name(algo));
-  if (algo == GP_SORT_BITONIC_SEED) {
-    /* the same comparator network on both backends: values too, bit for bit */
+  if (algo == GP_SORT_BITONIC_SEED || algo == GP_SORT_AUTO) {
+    /* seed: the same comparator network on both backends; AUTO: stable on both (radix
+       on the GPU); either way the values too, bit for bit */
     CHECK_OK(cpu, gp_sort_pairs(cpu, kt, k2, vt, v2, n, o, algo));
-    CHECK_MSG(memcmp(v, v2, n * vs) == 0, "seed pairs n=%zu: values differ from cpu", n);
+    CHECK_MSG(memcmp(v, v2, n * vs) == 0, "%s pairs %s/%s n=%zu: values differ from cpu",
+              gp_sort_algo_name(algo), gp_dtype_name(kt), gp_dtype_name(vt), n);
   }
   free(k); free(orig); free(ref); free(v); free(v2); free(k2);
 }

@@ -1,14 +1,17 @@
-/* Public sorting entry points: gp_sort, gp_sort_pairs, gp_sort_segments. Every
- * argument is checked before any data is touched; then the CPU backend sorts in place,
- * or the CUDA backend sorts device data in place (async) or stages host data through
- * the context workspace (synchronous). */
+/* Public sorting entry points: gp_sort, gp_sort_pairs, gp_sort_segments, gp_argsort and
+ * the offsets segments. Every argument is checked before any data is touched; then the
+ * CPU backend sorts in place, or the CUDA backend sorts device data in place (async) or
+ * stages host data through the context workspace (synchronous). AUTO's choice between
+ * bitonic and radix is here (crossover constants in cuda/sort/radix_policy.h). */
 #include "core/context.h"
 #include "core/host_io.h"
 #include "cpu/sort_cpu.h"
 #if GP_HAVE_CUDA
+#include "cuda/sort/radix_policy.h"
 #include "cuda/sort/sort_cuda.h"
 #endif
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Checks everything that does not depend on where the data lives. value_type < 0:
@@ -22,10 +25,10 @@ static gp_status check_args(gp_context *ctx, gp_dtype kt, const void *keys, int 
   if ((unsigned)order > GP_DESCENDING)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "unknown order %d: use GP_ASCENDING or GP_DESCENDING", (int)order);
-  if ((unsigned)algo > GP_SORT_BITONIC_SEED)
+  if ((unsigned)algo > GP_SORT_RADIX)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                   "unknown sort algo %d: use GP_SORT_AUTO, GP_SORT_BITONIC or "
-                   "GP_SORT_BITONIC_SEED", (int)algo);
+                   "unknown sort algo %d: use GP_SORT_AUTO, GP_SORT_BITONIC, "
+                   "GP_SORT_BITONIC_SEED or GP_SORT_RADIX", (int)algo);
   if (!keys && n > 0)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "keys is NULL but n = %zu", n);
   if (vt >= 0 && !values && n > 0)
@@ -60,6 +63,26 @@ static gp_status check_args(gp_context *ctx, gp_dtype kt, const void *keys, int 
 }
 
 #if GP_HAVE_CUDA
+/* A workspace reservation that fails for lack of memory says how much was needed. */
+static gp_status reserve(gp_context *ctx, const gp_ws_layout *lay, void **ws, const char *what) {
+  gp_status s = gp_ws_reserve(ctx, lay, ws);
+  if (s == GP_ERR_OUT_OF_MEMORY)
+    return gp_fail(ctx, s,
+                   "%s needs %zu bytes of device workspace and the GPU could not allocate "
+                   "them (%s); the data is untouched: free device memory, sort fewer keys, "
+                   "or use the CPU backend", what, lay->bytes, gp_last_error(ctx));
+  return s;
+}
+
+/* GPU AUTO: pairs always by radix (the bitonic network is not stable); keys alone by
+   bitonic for segments and for single sorts up to the measured crossover. */
+static int use_radix(size_t n, size_t seg, int vb, gp_sort_algo algo) {
+  if (algo == GP_SORT_RADIX) return 1;
+  if (algo != GP_SORT_AUTO) return 0;
+  if (vb) return seg == n;
+  return seg == n && n > ((size_t)1 << GP_RX_AUTO_LOG2_KEYS);
+}
+
 static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
                            size_t n, size_t seg, gp_order order, gp_sort_algo algo) {
   size_t kb = gp_dtype_size(kt);
@@ -70,23 +93,29 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   /* managed memory is sorted where it is, but the host may read it on return */
   const int wait = kk == GP_MEM_MANAGED || kv == GP_MEM_MANAGED;
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
+  int radix = use_radix(n, seg, vb, algo);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;
-  size_t scratch = seed ? gp_cuda_bitonic_seed_scratch(kt, n) : 0;
+  size_t scratch = seed    ? gp_cuda_bitonic_seed_scratch(kt, n)
+                   : radix ? gp_cuda_radix_scratch(kt, vb, n)
+                           : 0;
   size_t os_ = scratch ? gp_ws_add(&lay, scratch) : 0;
   void *ws = NULL;
   if (stage_k || stage_v || scratch) {
-    gp_status s = gp_ws_reserve(ctx, &lay, &ws);
+    gp_status s = reserve(ctx, &lay, &ws, "this sort");
     if (s) return s;
   }
   void *dk = stage_k ? (char *)ws + ok_ : keys;
   void *dv = stage_v ? (char *)ws + ov_ : values;
+  void *sc = scratch ? (char *)ws + os_ : NULL;
   gp_status s;
   if (stage_k && (s = gp_stage_in(ctx, dk, keys, n * kb))) return s;
   if (stage_v && (s = gp_stage_in(ctx, dv, values, n * (size_t)vb))) return s;
   if (seed)
-    s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, scratch ? (char *)ws + os_ : NULL);
+    s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, sc);
+  else if (radix)
+    s = gp_cuda_radix_sort(ctx, kt, dk, vb, dv, n, desc, sc);
   else
     s = gp_cuda_bitonic_sort(ctx, kt, dk, vb, dv, n / seg, seg, desc);
   if (s) {
@@ -142,4 +171,198 @@ gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_
   gp_status s = gp_check_ctx(ctx);
   if (s) return s;
   return sort_common(ctx, key_type, keys, -1, NULL, n, segment_size, order, GP_SORT_AUTO);
+}
+
+/* ---- argsort ------------------------------------------------------------------------ */
+gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
+                     gp_dtype index_type, void *indices, size_t n, gp_order order) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if ((s = gp_check_dtype(ctx, key_type, "key_type"))) return s;
+  if (index_type != GP_U32 && index_type != GP_U64)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "index_type must be GP_U32 or GP_U64 (got %d)", (int)index_type);
+  if ((unsigned)order > GP_DESCENDING)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown order %d: use GP_ASCENDING or GP_DESCENDING", (int)order);
+  if (n > 0 && !keys) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "keys is NULL but n = %zu", n);
+  if (n > 0 && !indices)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "indices is NULL but n = %zu", n);
+  if (n > SIZE_MAX / 16)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "n = %zu is too large to address", n);
+  if (index_type == GP_U32 && (uint64_t)n > ((uint64_t)1 << 32))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "GP_U32 indices address at most 2^32 keys (n = %zu): use GP_U64", n);
+  size_t kb = gp_dtype_size(key_type), ib = gp_dtype_size(index_type);
+  if (n > 0) {
+    const char *k = (const char *)keys, *x = (const char *)indices;
+    if (k < x + n * ib && x < k + n * kb)
+      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                     "keys and indices overlap: pass two separate arrays");
+  }
+  if (ctx->backend == GP_BACKEND_CPU) {
+    if (n == 0) return GP_OK;
+    if ((s = gp_require_host(ctx, keys, "keys"))) return s;
+    if ((s = gp_require_host(ctx, indices, "indices"))) return s;
+    return gp_cpu_argsort(ctx, key_type, keys, index_type, indices, n, order);
+  }
+#if GP_HAVE_CUDA
+  if (n == 0) return GP_OK;
+  int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
+  int stage_i = gp_mem_kind_of(ctx, indices) == GP_MEM_HOST;
+  size_t scratch = gp_cuda_radix_argsort_scratch(key_type, (int)ib, n);
+  gp_ws_layout lay = {0};
+  size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
+  size_t oi_ = stage_i ? gp_ws_add(&lay, n * ib) : 0;
+  size_t os_ = scratch ? gp_ws_add(&lay, scratch) : 0;
+  void *ws = NULL;
+  if (stage_k || stage_i || scratch) {
+    if ((s = reserve(ctx, &lay, &ws, "this argsort"))) return s;
+  }
+  const void *dk = stage_k ? (char *)ws + ok_ : keys;
+  void *di = stage_i ? (char *)ws + oi_ : indices;
+  if (stage_k && (s = gp_copy(ctx, (char *)ws + ok_, keys, n * kb))) return s;
+  s = gp_cuda_radix_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING,
+                            scratch ? (char *)ws + os_ : NULL);
+  if (s) {
+    (void)gp_sync_stream(ctx);
+    return s;
+  }
+  if (stage_i && (s = gp_copy(ctx, indices, di, n * ib))) return s;
+  if (stage_k || stage_i) return gp_sync_stream(ctx);
+  return GP_OK;
+#else
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
+#endif
+}
+
+/* ---- segments by offsets ---------------------------------------------------------- */
+static gp_status bad_offsets(gp_context *ctx, uint64_t i, uint64_t a, uint64_t b) {
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                 "offsets must be non-decreasing: offsets[%llu] = %llu > offsets[%llu] = %llu",
+                 (unsigned long long)i, (unsigned long long)a, (unsigned long long)i + 1,
+                 (unsigned long long)b);
+}
+
+static gp_status check_n(gp_context *ctx, uint64_t n, size_t nseg) {
+  if (n > SIZE_MAX / 16)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "offsets[%zu] = %llu keys is too large to address", nseg, (unsigned long long)n);
+  return GP_OK;
+}
+
+#if GP_HAVE_CUDA
+static gp_status cuda_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
+                              const uint64_t *offsets, size_t nseg, const gp_cuda_seg_summary *sum,
+                              const uint64_t *large, int desc) {
+  size_t kb = gp_dtype_size(kt), n = (size_t)sum->n;
+  int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
+  int stage_v = vb && gp_mem_kind_of(ctx, values) == GP_MEM_HOST;
+  int stage_o = gp_mem_kind_of(ctx, offsets) == GP_MEM_HOST;
+  size_t scratch = gp_cuda_radix_segments_scratch(kt, vb, sum);
+  gp_ws_layout lay = {0};
+  size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
+  size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;
+  size_t oo_ = stage_o ? gp_ws_add(&lay, (nseg + 1) * sizeof(uint64_t)) : 0;
+  size_t os_ = scratch ? gp_ws_add(&lay, scratch) : 0;
+  void *ws = NULL;
+  gp_status s;
+  if ((s = reserve(ctx, &lay, &ws, "this segmented sort"))) return s;
+  void *dk = stage_k ? (char *)ws + ok_ : keys;
+  void *dv = stage_v ? (char *)ws + ov_ : values;
+  const uint64_t *doff = stage_o ? (const uint64_t *)((char *)ws + oo_) : offsets;
+  if (stage_k && (s = gp_copy(ctx, dk, keys, n * kb))) return s;
+  if (stage_v && (s = gp_copy(ctx, dv, values, n * (size_t)vb))) return s;
+  if (stage_o && (s = gp_copy(ctx, (void *)doff, offsets, (nseg + 1) * sizeof(uint64_t))))
+    return s;
+  s = gp_cuda_radix_segments(ctx, kt, dk, vb, dv, doff, nseg, sum, large, desc,
+                             scratch ? (char *)ws + os_ : NULL);
+  if (s) {
+    (void)gp_sync_stream(ctx);
+    return s;
+  }
+  if (stage_k && (s = gp_copy(ctx, keys, dk, n * kb))) return s;
+  if (stage_v && (s = gp_copy(ctx, values, dv, n * (size_t)vb))) return s;
+  /* host offsets were copied from: wait before the caller may change them */
+  if (stage_k || stage_v || stage_o) return gp_sync_stream(ctx);
+  return GP_OK;
+}
+
+/* Reads the offsets where they live (a kernel for device offsets), checks them and the
+   keys and values against n = offsets[nseg], then sorts. */
+static gp_status cuda_offsets_checked(gp_context *ctx, gp_dtype kt, void *keys, int vt,
+                                      void *values, const uint64_t *offsets, size_t nseg,
+                                      gp_order order) {
+  int on_device = gp_mem_kind_of(ctx, offsets) != GP_MEM_HOST;
+  gp_cuda_seg_summary sum;
+  uint64_t *large = NULL;
+  gp_status s = gp_cuda_radix_summarize(ctx, kt, offsets, on_device, nseg, &sum, &large);
+  if (s) return s;
+  if (sum.first_bad != UINT64_MAX) {
+    uint64_t pair[2];
+    if (on_device) {
+      if ((s = gp_copy_sync(ctx, pair, offsets + sum.first_bad, sizeof pair))) return s;
+    } else {
+      pair[0] = offsets[sum.first_bad];
+      pair[1] = offsets[sum.first_bad + 1];
+    }
+    return bad_offsets(ctx, sum.first_bad, pair[0], pair[1]);
+  }
+  if (!(s = check_n(ctx, sum.n, nseg)) &&
+      !(s = check_args(ctx, kt, keys, vt, values, (size_t)sum.n, sum.n ? (size_t)sum.n : 1,
+                       order, GP_SORT_RADIX)) &&
+      sum.n > 0) {
+    int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
+    s = cuda_offsets(ctx, kt, keys, vb, vb ? values : NULL, offsets, nseg, &sum, large,
+                     order == GP_DESCENDING);
+  }
+  free(large);
+  return s;
+}
+#endif
+
+static gp_status offsets_common(gp_context *ctx, gp_dtype kt, void *keys, int vt, void *values,
+                                const uint64_t *offsets, size_t nseg, gp_order order) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if ((s = gp_check_dtype(ctx, kt, "key_type"))) return s;
+  if (vt >= 0 && (s = gp_check_dtype(ctx, (gp_dtype)vt, "value_type"))) return s;
+  if ((unsigned)order > GP_DESCENDING)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown order %d: use GP_ASCENDING or GP_DESCENDING", (int)order);
+  if (nseg == 0) return GP_OK;
+  if (!offsets)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "offsets is NULL but nseg = %zu", nseg);
+  if (nseg > SIZE_MAX / 16)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "nseg = %zu is too large to address", nseg);
+  if (ctx->backend == GP_BACKEND_CPU) {
+    if ((s = gp_require_host(ctx, offsets, "offsets"))) return s;
+    for (size_t i = 0; i < nseg; i++)
+      if (offsets[i + 1] < offsets[i]) return bad_offsets(ctx, i, offsets[i], offsets[i + 1]);
+    size_t n = (size_t)offsets[nseg];
+    if ((s = check_n(ctx, offsets[nseg], nseg))) return s;
+    if ((s = check_args(ctx, kt, keys, vt, values, n, n ? n : 1, order, GP_SORT_RADIX))) return s;
+    if (n == 0) return GP_OK;
+    int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
+    if ((s = gp_require_host(ctx, keys, "keys"))) return s;
+    if (vb && (s = gp_require_host(ctx, values, "values"))) return s;
+    return gp_cpu_sort_offsets(ctx, kt, keys, vb, vb ? values : NULL, offsets, nseg, order);
+  }
+#if GP_HAVE_CUDA
+  return cuda_offsets_checked(ctx, kt, keys, vt, values, offsets, nseg, order);
+#else
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
+#endif
+}
+
+gp_status gp_sort_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
+                                   const uint64_t *offsets, size_t nseg, gp_order order) {
+  return offsets_common(ctx, key_type, keys, -1, NULL, offsets, nseg, order);
+}
+
+gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
+                                         gp_dtype value_type, void *values,
+                                         const uint64_t *offsets, size_t nseg,
+                                         gp_order order) {
+  return offsets_common(ctx, key_type, keys, (int)value_type, values, offsets, nseg, order);
 }

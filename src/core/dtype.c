@@ -79,13 +79,14 @@ const char *gp_sort_algo_name(gp_sort_algo a) {
   case GP_SORT_AUTO: return "auto";
   case GP_SORT_BITONIC: return "bitonic";
   case GP_SORT_BITONIC_SEED: return "bitonic-seed";
+  case GP_SORT_RADIX: return "radix";
   }
   return "?";
 }
 
 gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a) {
   if (!name || !a) return GP_ERR_INVALID_ARGUMENT;
-  for (int i = GP_SORT_AUTO; i <= GP_SORT_BITONIC_SEED; i++)
+  for (int i = GP_SORT_AUTO; i <= GP_SORT_RADIX; i++)
     if (strcmp(name, gp_sort_algo_name((gp_sort_algo)i)) == 0) {
       *a = (gp_sort_algo)i;
       return GP_OK;

@@ -30,6 +30,21 @@ gp_status gp_cpu_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_
                       void *values, size_t nseg, size_t seg, gp_order order,
                       gp_sort_algo algo);
 
+/* The stable permutation that sorts the n keys (keys unchanged): indices (index_type
+ * GP_U32 or GP_U64) receives, for each output rank, the input position of its key;
+ * equal keys keep their input order. Host memory, arguments already validated. May
+ * fail only with GP_ERR_OUT_OF_MEMORY, before writing indices. */
+gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
+                         gp_dtype index_type, void *indices, size_t n, gp_order order);
+
+/* Sorts nseg segments in place, segment i being keys [offsets[i], offsets[i+1]) (keys
+ * outside every segment untouched), stable, values (value_bytes 0, 4 or 8) moving with
+ * their keys. Host memory, arguments already validated (offsets non-decreasing). May
+ * fail only with GP_ERR_OUT_OF_MEMORY, before touching the data. */
+gp_status gp_cpu_sort_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
+                              int value_bytes, void *values, const uint64_t *offsets,
+                              size_t nseg, gp_order order);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,7 @@
  * Float total order, determinism: keys are compared as unsigned integers. */
 #include "cuda/sort/sort_cuda.h"
 #include "core/key_codec.h"
+#include "cuda/common/per_device.h"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -346,11 +347,11 @@ bs_global(K *keys, V *vals, bs_args a, unsigned L, int b_hi, int b_lo, unsigned 
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 static gp_status bs_launch_block(gp_context *ctx, K *keys, V *vals, const bs_args &a, u64 blocks) {
   constexpr size_t smem = bs_tile_smem<LOGI, THREADS, K, V, PV>();
-  static int attr_set; /* once per kernel: a benign race sets it twice */
-  if (!attr_set) {
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_block_sort<LOGI, THREADS, K, V, PV>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    attr_set = 1;
+    gp_dev_flag_set(&attr_set, ctx->device);
   }
   bs_block_sort<LOGI, THREADS, K, V, PV><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(keys, vals, a);
   GP_LAUNCH_CHECK(ctx, "bs_block_sort", blocks, THREADS, smem);
@@ -394,11 +395,11 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
   if (a.logP <= LOGF) return GP_OK;
 
   constexpr size_t smem = bs_tile_smem<LOGI, BS_THREADS, K, V, PV>();
-  static int attr_set;
-  if (!attr_set) {
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_finish<LOGI, BS_THREADS, K, V, PV>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    attr_set = 1;
+    gp_dev_flag_set(&attr_set, ctx->device);
   }
   u64 gthreads = a.nseg << (a.logP - LOGI);
   u64 gblocks = (gthreads + BS_THREADS - 1) / BS_THREADS;

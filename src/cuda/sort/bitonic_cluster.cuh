@@ -120,13 +120,13 @@ template <int LOGI, int THREADS, typename K, typename V, bool PV>
 static gp_status bs_launch_cluster(gp_context *ctx, K *keys, V *vals, const bs_args &a, int *done) {
   constexpr int LOGF = bs_tile_log2<LOGI, THREADS>();
   constexpr size_t smem = bs_tile_smem<LOGI, THREADS, K, V, PV>();
-  static int attr_set; /* once per kernel: a benign race sets it twice */
-  if (!attr_set) {
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_cluster_sort<LOGI, THREADS, K, V, PV>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(bs_cluster_sort<LOGI, THREADS, K, V, PV>,
                                           cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    attr_set = 1;
+    gp_dev_flag_set(&attr_set, ctx->device);
   }
   const unsigned CL = a.logP > LOGF ? 1u << (a.logP - LOGF) : 1u;
   cudaLaunchConfig_t cfg = {};
@@ -143,13 +143,16 @@ static gp_status bs_launch_cluster(gp_context *ctx, K *keys, V *vals, const bs_a
   cfg.numAttrs = 1;
   *done = 0;
   if (CL > 8) {
-    static int big_ok = -1; /* once per kernel: can 16-block clusters be resident? */
-    if (big_ok < 0) {
+    /* per kernel and device: asked yet, and can 16-block clusters be resident? */
+    static unsigned long long big_asked, big_ok;
+    if (!gp_dev_flag(&big_asked, ctx->device)) {
       int nc = 0;
-      big_ok = cudaOccupancyMaxActiveClusters(&nc, bs_cluster_sort<LOGI, THREADS, K, V, PV>, &cfg) == cudaSuccess && nc > 0;
+      if (cudaOccupancyMaxActiveClusters(&nc, bs_cluster_sort<LOGI, THREADS, K, V, PV>, &cfg) == cudaSuccess && nc > 0)
+        gp_dev_flag_set(&big_ok, ctx->device);
       (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
+      gp_dev_flag_set(&big_asked, ctx->device);
     }
-    if (!big_ok) return GP_OK;
+    if (!gp_dev_flag(&big_ok, ctx->device)) return GP_OK;
   }
   GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, bs_cluster_sort<LOGI, THREADS, K, V, PV>, keys, vals, a));
   GP_LAUNCH_CHECK(ctx, "bs_cluster_sort", cfg.gridDim.x, cfg.blockDim.x, cfg.dynamicSmemBytes);

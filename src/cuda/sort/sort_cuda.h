@@ -1,10 +1,12 @@
-/* C interface of the CUDA sorting kernels (src/cuda/sort/bitonic.cu and
- * bitonic_seed.cu). Arguments arrive validated and in device (or managed) memory;
+/* C interface of the CUDA sorting kernels (src/cuda/sort/bitonic.cu,
+ * bitonic_seed.cu and radix.cu). Arguments arrive validated and in device (or managed) memory;
  * every launch is asynchronous on ctx->stream. */
 #ifndef GP_CUDA_SORT_SORT_CUDA_H
 #define GP_CUDA_SORT_SORT_CUDA_H
 
 #include "core/context.h"
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +27,44 @@ size_t gp_cuda_bitonic_seed_scratch(gp_dtype key_type, size_t n);
 gp_status gp_cuda_bitonic_seed_sort(gp_context *ctx, gp_dtype key_type, void *keys,
                                     int value_bytes, void *values, size_t n, int desc,
                                     void *scratch);
+
+/* GP_SORT_RADIX (radix.cu): stable LSD radix sort of n keys in place, values of
+ * value_bytes (0, 4 or 8) moving along. `scratch` must hold
+ * gp_cuda_radix_scratch(key_type, value_bytes, n) bytes (0 when n fits one block). */
+size_t gp_cuda_radix_scratch(gp_dtype key_type, int value_bytes, size_t n);
+gp_status gp_cuda_radix_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
+                             void *values, size_t n, int desc, void *scratch);
+
+/* The stable permutation that sorts `keys` (left unchanged) into `indices` of
+ * index_bytes (4 or 8; 4 only for n <= 2^32). scratch: gp_cuda_radix_argsort_scratch. */
+size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_bytes, size_t n);
+gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
+                                int index_bytes, void *indices, size_t n, int desc,
+                                void *scratch);
+
+/* Segments [offsets[i], offsets[i+1]) for i < nseg, each sorted stably in place.
+ * First gp_cuda_radix_summarize reads the nseg + 1 offsets where they are (host, or
+ * device: a kernel and a copy of the summary back, which synchronizes): the first
+ * decrease (first_bad, UINT64_MAX if none; then nothing else is filled), n =
+ * offsets[nseg], the segments per size class, and in *large (malloc'd, NULL when
+ * none; the caller frees it) begin and end of each segment above one tile. Segments
+ * of up to one tile take a warp or a block each; the larger ones the device-wide sort
+ * one after another, so scratch holds gp_cuda_radix_segments_scratch bytes (the
+ * largest one's). d_offsets: the offsets in device memory. */
+typedef struct gp_cuda_seg_summary {
+  uint64_t first_bad, n;
+  uint64_t counts[4]; /* segments of 2..32 keys, ..256, ..one tile, above a tile */
+  uint64_t max_large, nlarge;
+} gp_cuda_seg_summary;
+gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, const uint64_t *offsets,
+                                  int on_device, size_t nseg, gp_cuda_seg_summary *summary,
+                                  uint64_t **large);
+size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
+                                      const gp_cuda_seg_summary *summary);
+gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype key_type, void *keys,
+                                 int value_bytes, void *values, const uint64_t *d_offsets,
+                                 size_t nseg, const gp_cuda_seg_summary *summary,
+                                 const uint64_t *large, int desc, void *scratch);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,369 @@
+/* The CPU backend's radix sort: stable, parallel (OpenMP), on keys encoded by
+ * core/key_codec.h, for keys, pairs, equal and offset segments and argsort. A large
+ * array gets one parallel MSD pass with write-combined scatter into cache-sized buckets,
+ * each then finished by a serial LSD sort; small arrays and segments are serial LSD sorts
+ * run side by side. The one stable order makes the result independent of the thread
+ * count and equal to the GPU radix sort's, bit for bit. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
+#include "cpu/radix_cpu.h"
+#include "cpu/sort_cpu.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Tuning knobs, measured on a 2-core Xeon (AVX-512, 2 MiB L2 per core), 2026-11-30; see
+ * docs/perf/cpu.md. */
+#define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
+#define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
+#define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
+#define RX_LSD_BITS 11        /* widest serial digit */
+#define RX_MAX_DIGITS 8       /* 64 bits in 8-bit digits */
+#define RX_TOP_MAX 11         /* widest MSD digit (buckets of a write-combined pass) */
+#define RX_NB ((size_t)1 << RX_TOP_MAX)
+#define RX_LEVELS 24          /* deepest MSD nesting (see rec in radix_cpu_impl.h) */
+#define RX_BUCKET_KEYS 8192   /* the MSD pass aims at buckets this large */
+/* the most keys one thread sorts alone (serial LSD in its cache); larger arrays and
+   buckets get parallel passes */
+#define RX_CACHE_KEYS ((size_t)1 << 16)
+
+/* Digits of an LSD sort on bits [lo, hi): as few as the width limit allows, of near
+ * equal widths (lowest first). */
+typedef struct rx_plan {
+  int m;
+  int shift[RX_MAX_DIGITS];
+  int width[RX_MAX_DIGITS];
+} rx_plan;
+
+/* Writing a full write-combining line: streaming stores where the ISA has them, so
+ * the line goes to memory without first being read in (there is nothing in it to
+ * keep); rx_put_done orders them before the threads meet. */
+static inline void rx_put_line(void *dst, const void *line) {
+#if defined(__SSE2__)
+  const __m128i *s = (const __m128i *)line;
+  __m128i *d = (__m128i *)dst;
+  _mm_stream_si128(d, _mm_load_si128(s));
+  _mm_stream_si128(d + 1, _mm_load_si128(s + 1));
+  _mm_stream_si128(d + 2, _mm_load_si128(s + 2));
+  _mm_stream_si128(d + 3, _mm_load_si128(s + 3));
+#else
+  memcpy(dst, line, 64);
+#endif
+}
+/* bytes (a multiple of 16) from a 16-byte aligned line buffer to dst, streamed when
+ * dst is aligned too */
+static inline void rx_put(void *dst, const void *line, size_t bytes) {
+#if defined(__SSE2__)
+  if (((uintptr_t)dst & 15) == 0) {
+    for (size_t o = 0; o < bytes; o += 16)
+      _mm_stream_si128((__m128i *)((char *)dst + o),
+                       _mm_load_si128((const __m128i *)((const char *)line + o)));
+    return;
+  }
+#endif
+  memcpy(dst, line, bytes);
+}
+static inline void rx_put_done(void) {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+static rx_plan rx_plan_digits(int lo, int hi, int wmax) {
+  rx_plan p;
+  int bits = hi - lo;
+  p.m = bits <= 0 ? 0 : (bits + wmax - 1) / wmax;
+  for (int j = 0, s = lo; j < p.m; j++) {
+    p.width[j] = bits / p.m + (j < bits % p.m);
+    p.shift[j] = s;
+    s += p.width[j];
+  }
+  return p;
+}
+
+/* Width of the MSD digit for n keys differing over `span` bits: buckets of about
+ * RX_BUCKET_KEYS. */
+static int rx_top_width(size_t n, int span) {
+  int w = 1;
+  while (w < RX_TOP_MAX && (n >> w) > RX_BUCKET_KEYS) w++;
+  return w < span ? w : span;
+}
+
+/* Width of an MSD split of n keys in cache: about one key per bucket, at least 3 bits
+ * (the nesting bound of rec), at most RX_LSD_BITS. */
+static int rx_split_width(size_t n, int span) {
+  int w = 3;
+  while (w < RX_LSD_BITS && ((size_t)1 << w) < n) w++;
+  return w < span ? w : span;
+}
+
+/* One thread's scratch: LSD histograms and ping-pong buffers and the other side of an
+ * in-cache split (capacity keys and values each); counts and the bucket boundaries of
+ * each nesting level for MSD passes, write-combining lines and flush marks for those
+ * out of cache. */
+typedef struct rx_thread {
+  uint32_t *hist;
+  void *ak, *av, *bk, *bv, *ck, *cv;
+  void *wck, *wcv;
+  size_t *flushed, *cnt, *starts;
+} rx_thread;
+
+typedef struct rx_work {
+  int nthreads;
+  size_t *cnt;    /* nthreads * RX_NB per-thread bucket counts, then offsets */
+  size_t *starts; /* RX_LEVELS * (RX_NB + 1) bucket boundaries of the parallel passes */
+  rx_thread *threads;
+  void *mem;
+} rx_work;
+
+typedef struct rx_ops {
+  void (*serial)(void *k, void *v, size_t n, gp_key_class c, int desc, rx_thread *w);
+  void (*argsort)(const void *k, void *tk, void *ix, size_t n, gp_key_class c, int desc,
+                  rx_thread *w);
+  void (*par)(const void *sk, const void *sv, int gen, void *dk, void *dv, void *tk,
+              void *tv, void *uk, size_t n, gp_key_class c, int desc, rx_work *wk);
+} rx_ops;
+
+#define RX_KT uint32_t
+#define RX_ENC gp_key32_enc
+#define RX_DEC gp_key32_dec
+#define RX_VT uint32_t
+#define RX_HASV 0
+#define RX_SUFFIX k32
+#include "cpu/radix_cpu_impl.h"
+#undef RX_HASV
+#undef RX_SUFFIX
+#define RX_HASV 1
+#define RX_SUFFIX k32_v32
+#include "cpu/radix_cpu_impl.h"
+#undef RX_VT
+#undef RX_SUFFIX
+#define RX_VT uint64_t
+#define RX_SUFFIX k32_v64
+#include "cpu/radix_cpu_impl.h"
+#undef RX_KT
+#undef RX_ENC
+#undef RX_DEC
+#undef RX_VT
+#undef RX_HASV
+#undef RX_SUFFIX
+
+#define RX_KT uint64_t
+#define RX_ENC gp_key64_enc
+#define RX_DEC gp_key64_dec
+#define RX_VT uint32_t
+#define RX_HASV 0
+#define RX_SUFFIX k64
+#include "cpu/radix_cpu_impl.h"
+#undef RX_HASV
+#undef RX_SUFFIX
+#define RX_HASV 1
+#define RX_SUFFIX k64_v32
+#include "cpu/radix_cpu_impl.h"
+#undef RX_VT
+#undef RX_SUFFIX
+#define RX_VT uint64_t
+#define RX_SUFFIX k64_v64
+#include "cpu/radix_cpu_impl.h"
+#undef RX_KT
+#undef RX_ENC
+#undef RX_DEC
+#undef RX_VT
+#undef RX_HASV
+#undef RX_SUFFIX
+
+static const rx_ops *rx_ops_for(size_t kb, int vb) {
+  if (kb == 4) return vb == 0 ? &ops_k32 : vb == 4 ? &ops_k32_v32 : &ops_k32_v64;
+  return vb == 0 ? &ops_k64 : vb == 4 ? &ops_k64_v32 : &ops_k64_v64;
+}
+
+static size_t round64(size_t b) { return (b + 63) & ~(size_t)63; }
+
+static int rx_threads(void) {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/* Allocates the per-thread scratch for keys of kb bytes with values of vb: LSD buffers
+ * of `cap` keys, and the parallel pass's write-combining lines when par. */
+static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, size_t cap,
+                               int par) {
+  int nt = rx_threads();
+  size_t nb = RX_NB, line = 64 / kb, lv = RX_LEVELS * (nb + 1) * sizeof(size_t);
+  size_t hist = round64(sizeof(uint32_t) * ((size_t)RX_MAX_DIGITS << RX_LSD_BITS));
+  size_t bk = round64(cap * kb), bv = round64(cap * (size_t)vb);
+  size_t wck = par ? nb * 64 : 0, wcv = par ? round64(nb * line * (size_t)vb) : 0;
+  size_t fl = par ? round64(nb * sizeof(size_t)) : 0, cn = round64(nb * sizeof(size_t));
+  size_t per = hist + 3 * (bk + bv) + wck + wcv + fl + cn + round64(lv);
+  size_t shared = round64((size_t)nt * nb * sizeof(size_t)) + round64(lv) +
+                  round64((size_t)nt * sizeof(rx_thread));
+  size_t total = shared + (size_t)nt * per;
+  char *m = (char *)aligned_alloc(64, total);
+  if (!m)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                   "cannot allocate %zu bytes of host scratch for the radix sort", total);
+  wk->mem = m;
+  wk->nthreads = nt;
+  wk->cnt = (size_t *)m;
+  m += round64((size_t)nt * nb * sizeof(size_t));
+  wk->starts = (size_t *)m;
+  m += round64(lv);
+  wk->threads = (rx_thread *)m;
+  m += round64((size_t)nt * sizeof(rx_thread));
+  for (int t = 0; t < nt; t++) {
+    rx_thread *w = &wk->threads[t];
+    w->hist = (uint32_t *)m, m += hist;
+    w->ak = m, m += bk;
+    w->bk = m, m += bk;
+    w->ck = m, m += bk;
+    w->av = m, m += bv;
+    w->bv = m, m += bv;
+    w->cv = m, m += bv;
+    w->wck = m, m += wck;
+    w->wcv = m, m += wcv;
+    w->flushed = (size_t *)m, m += fl;
+    w->cnt = (size_t *)m, m += cn;
+    w->starts = (size_t *)m, m += round64(lv);
+  }
+  return GP_OK;
+}
+
+/* Scratch arrays of n keys (and values) for the parallel sort: malloc'd, touched only
+ * where used. */
+typedef struct rx_big {
+  void *tk, *tv, *uk;
+} rx_big;
+
+/* n elements of `size` bytes, on huge pages where the system lends them on request
+ * (Linux THP "madvise"): a first touch then faults 2 MiB at a time, not 4 KiB. */
+static void *rx_big_array(size_t n, size_t size) {
+  const size_t huge = (size_t)2 << 20;
+  size_t bytes = n * size;
+  if (bytes < huge) return malloc(bytes ? bytes : 1);
+  void *p = aligned_alloc(huge, (bytes + huge - 1) & ~(huge - 1));
+#if defined(MADV_HUGEPAGE)
+  if (p) (void)madvise(p, (bytes + huge - 1) & ~(huge - 1), MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+static gp_status rx_big_alloc(gp_context *ctx, rx_big *b, size_t n, size_t kb, int vb,
+                              int need_u) {
+  b->tk = rx_big_array(n, kb);
+  b->tv = vb ? rx_big_array(n, (size_t)vb) : NULL;
+  b->uk = need_u ? rx_big_array(n, kb) : NULL;
+  if (b->tk && (!vb || b->tv) && (!need_u || b->uk)) return GP_OK;
+  free(b->tk);
+  free(b->tv);
+  free(b->uk);
+  return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                 "cannot allocate %zu bytes of host scratch for the radix sort",
+                 n * (kb * (need_u ? 2 : 1) + (size_t)vb));
+}
+static void rx_big_free(rx_big *b) {
+  free(b->tk);
+  free(b->tv);
+  free(b->uk);
+}
+
+/* Sorts the ranges [offs[i], offs[i+1]) (or equal ones of seg when offs is NULL): short
+ * ones side by side, one per thread, long ones one after the other with all threads. */
+static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
+                             const uint64_t *offs, size_t nseg, size_t seg, gp_order order) {
+  const size_t kb = gp_dtype_size(kt);
+  const gp_key_class c = gp_key_class_of(kt);
+  const int desc = order == GP_DESCENDING;
+  size_t longest = seg, longest_short = seg <= RX_CACHE_KEYS ? seg : 0;
+  if (offs) {
+    longest = longest_short = 0;
+    for (size_t i = 0; i < nseg; i++) {
+      size_t len = (size_t)(offs[i + 1] - offs[i]);
+      if (len > longest) longest = len;
+      if (len <= RX_CACHE_KEYS && len > longest_short) longest_short = len;
+    }
+  }
+  if (longest <= 1) return GP_OK;
+  const int par = longest > RX_CACHE_KEYS;
+  rx_work wk;
+  rx_big big = {NULL, NULL, NULL};
+  gp_status s = rx_work_alloc(ctx, &wk, kb, vb, par ? RX_CACHE_KEYS : longest_short, par);
+  if (s) return s;
+  if (par && (s = rx_big_alloc(ctx, &big, longest, kb, vb, 0))) {
+    free(wk.mem);
+    return s;
+  }
+  const rx_ops *ops = rx_ops_for(kb, vb);
+  long long ns = (long long)nseg;
+  if (longest_short > 1) {
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(wk.nthreads) schedule(dynamic, 1) if (wk.nthreads > 1 && nseg > 1)
+#endif
+    for (long long i = 0; i < ns; i++) {
+      size_t off = offs ? (size_t)offs[i] : (size_t)i * seg;
+      size_t len = offs ? (size_t)(offs[i + 1] - offs[i]) : seg;
+      if (len <= 1 || len > RX_CACHE_KEYS) continue;
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+#endif
+      ops->serial((char *)keys + off * kb, vb ? (char *)values + off * (size_t)vb : NULL, len,
+                  c, desc, &wk.threads[t]);
+    }
+  }
+  for (long long i = 0; par && i < ns; i++) {
+    size_t off = offs ? (size_t)offs[i] : (size_t)i * seg;
+    size_t len = offs ? (size_t)(offs[i + 1] - offs[i]) : seg;
+    if (len <= RX_CACHE_KEYS) continue;
+    char *k = (char *)keys + off * kb, *v = vb ? (char *)values + off * (size_t)vb : NULL;
+    ops->par(k, v, 0, k, v, big.tk, big.tv, NULL, len, c, desc, &wk);
+  }
+  rx_big_free(&big);
+  free(wk.mem);
+  return GP_OK;
+}
+
+gp_status gp_cpu_radix_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
+                            size_t nseg, size_t seg, gp_order order) {
+  return rx_segments(ctx, kt, keys, vb, values, NULL, nseg, seg, order);
+}
+
+gp_status gp_cpu_sort_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb,
+                              void *values, const uint64_t *offsets, size_t nseg,
+                              gp_order order) {
+  return rx_segments(ctx, kt, keys, vb, values, offsets, nseg, 0, order);
+}
+
+gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtype it,
+                         void *indices, size_t n, gp_order order) {
+  if (n == 0) return GP_OK;
+  const size_t kb = gp_dtype_size(kt);
+  const int ib = (int)gp_dtype_size(it), par = n > RX_CACHE_KEYS;
+  const gp_key_class c = gp_key_class_of(kt);
+  const int desc = order == GP_DESCENDING;
+  rx_work wk;
+  rx_big big;
+  gp_status s = rx_work_alloc(ctx, &wk, kb, ib, par ? RX_CACHE_KEYS : n, par);
+  if (s) return s;
+  if ((s = rx_big_alloc(ctx, &big, n, kb, ib, par))) {
+    free(wk.mem);
+    return s;
+  }
+  const rx_ops *ops = rx_ops_for(kb, ib);
+  if (par) ops->par(keys, NULL, 1, NULL, indices, big.tk, big.tv, big.uk, n, c, desc, &wk);
+  else ops->argsort(keys, big.tk, indices, n, c, desc, &wk.threads[0]);
+  rx_big_free(&big);
+  free(wk.mem);
+  return GP_OK;
+}

@@ -1,0 +1,432 @@
+/* One instance of the CPU radix sort, for keys RX_KT (uint32_t or uint64_t, encoded by
+ * RX_ENC / RX_DEC from core/key_codec.h) with values RX_VT (RX_HASV 0: keys alone);
+ * radix_cpu.c includes this file once per (key, value) width with RX_SUFFIX naming the
+ * instance. Every routine here is stable, so all give the one stable order. */
+
+#define RX_CAT_(a, b) a##_##b
+#define RX_CAT(a, b) RX_CAT_(a, b)
+#define RX(name) RX_CAT(name, RX_SUFFIX)
+/* keys per 64-byte line: the unit a write-combining buffer flushes */
+#define RX_LINE ((size_t)64 / sizeof(RX_KT))
+
+/* Stable insertion sort of encoded keys: the cheapest sort below RX_INSERTION_MAX. */
+static void RX(insertion)(RX_KT *k, RX_VT *v, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    RX_KT x = k[i];
+    RX_VT y = RX_HASV ? v[i] : (RX_VT)0;
+    size_t j = i;
+    while (j > 0 && k[j - 1] > x) {
+      k[j] = k[j - 1];
+      if (RX_HASV) v[j] = v[j - 1];
+      j--;
+    }
+    k[j] = x;
+    if (RX_HASV) v[j] = y;
+  }
+}
+
+/* Serial stable LSD sort of n encoded keys on bits [lo, hi), meant for data that fits
+ * one core's cache: from (sk, sv) to (dk, dv); the source may be the destination. dk
+ * NULL: only the values are wanted (argsort). ak/av and bk/bv are scratch of n; hist
+ * holds RX_MAX_DIGITS << RX_LSD_BITS counts. One read counts every digit; digits on which
+ * all keys agree are skipped. */
+static void RX(lsd)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, RX_KT *ak,
+                    RX_VT *av, RX_KT *bk, RX_VT *bv, size_t n, int lo, int hi,
+                    uint32_t *hist) {
+  rx_plan plan = rx_plan_digits(lo, hi, n <= RX_SMALL_DIGIT_N ? 8 : RX_LSD_BITS);
+  if (n < RX_INSERTION_MAX || plan.m == 0) {
+    RX_KT *ok = dk ? dk : ak;
+    if (ok != sk) memcpy(ok, sk, n * sizeof(RX_KT));
+    if (RX_HASV && dv != sv) memcpy(dv, sv, n * sizeof(RX_VT));
+    if (plan.m) RX(insertion)(ok, dv, n);
+    return;
+  }
+  for (int j = 0; j < plan.m; j++)
+    memset(hist + ((size_t)j << RX_LSD_BITS), 0, sizeof(uint32_t) << plan.width[j]);
+  for (size_t i = 0; i < n; i++) {
+    RX_KT x = sk[i];
+    for (int j = 0; j < plan.m; j++)
+      hist[((size_t)j << RX_LSD_BITS) + ((x >> plan.shift[j]) & ((1u << plan.width[j]) - 1))]++;
+  }
+  int live[RX_MAX_DIGITS], m = 0; /* the digits on which the keys differ */
+  for (int j = 0; j < plan.m; j++) {
+    uint32_t *c = hist + ((size_t)j << RX_LSD_BITS);
+    if (c[(sk[0] >> plan.shift[j]) & ((1u << plan.width[j]) - 1)] == n) continue;
+    uint32_t sum = 0;
+    for (size_t b = 0; b < ((size_t)1 << plan.width[j]); b++) {
+      uint32_t t = c[b];
+      c[b] = sum;
+      sum += t;
+    }
+    live[m++] = j;
+  }
+  const RX_KT *ik = sk;
+  const RX_VT *iv = sv;
+  if (m == 0) {
+    RX_KT *ok = dk ? dk : ak;
+    if (ok != ik) memcpy(ok, ik, n * sizeof(RX_KT));
+    if (RX_HASV && dv != iv) memcpy(dv, iv, n * sizeof(RX_VT));
+    return;
+  }
+  for (int p = 0; p < m; p++) {
+    int j = live[p], last = p == m - 1;
+    RX_KT *ok = (p & 1) ? bk : ak; /* the buffer that is not the input */
+    RX_VT *ov = (p & 1) ? bv : av;
+    /* the last pass writes the destination, unless that is its own input (one pass,
+       in place): then it goes through the buffer and is copied */
+    int direct = last && !(p == 0 && ((dk && dk == ik) || (RX_HASV && dv == iv)));
+    if (direct) {
+      if (dk) ok = dk;
+      ov = dv;
+    }
+    uint32_t *c = hist + ((size_t)j << RX_LSD_BITS);
+    const int sh = plan.shift[j];
+    const RX_KT mask = (RX_KT)((1u << plan.width[j]) - 1);
+    for (size_t i = 0; i < n; i++) {
+      RX_KT x = ik[i];
+      uint32_t q = c[(x >> sh) & mask]++;
+      ok[q] = x;
+      if (RX_HASV) ov[q] = iv[i];
+    }
+    if (last && !direct) {
+      if (dk) memcpy(dk, ok, n * sizeof(RX_KT));
+      if (RX_HASV) memcpy(dv, ov, n * sizeof(RX_VT));
+    }
+    ik = ok;
+    iv = ov;
+  }
+}
+
+/* cnt[b] += how many keys of [i0, i1) have digit b; raw: the keys need encoding. */
+static void RX(count)(const RX_KT *k, size_t i0, size_t i1, int raw, int shift,
+                      RX_KT mask, gp_key_class c, int desc, size_t *cnt) {
+  if (raw)
+    for (size_t i = i0; i < i1; i++) cnt[(RX_ENC(k[i], c, desc) >> shift) & mask]++;
+  else
+    for (size_t i = i0; i < i1; i++) cnt[(k[i] >> shift) & mask]++;
+}
+
+/* Stable scatter of [i0, i1) by digit, encoded, to (dk, dv) at the cursors cur[b]
+ * (advanced), through w's write-combining lines: a bucket's keys gather in a 64-byte
+ * line that goes out whole once full, so each destination line is written at once
+ * instead of 2^width scattered streams. gen: the values are the source indices. */
+static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_KT *dk,
+                        RX_VT *dv, size_t i0, size_t i1, int shift, size_t nb,
+                        gp_key_class c, int desc, size_t *cur, rx_thread *w) {
+  const RX_KT mask = (RX_KT)(nb - 1);
+  RX_KT *bufk = (RX_KT *)w->wck;
+  RX_VT *bufv = (RX_VT *)w->wcv;
+  size_t *flushed = w->flushed; /* per bucket: first destination not yet written */
+  /* slot of destination index q in its line: lines are 64-byte aligned in memory */
+  const size_t base = ((uintptr_t)dk / sizeof(RX_KT)) & (RX_LINE - 1);
+  for (size_t b = 0; b < nb; b++) flushed[b] = cur[b];
+  for (size_t i = i0; i < i1; i++) {
+    RX_KT x = raw ? RX_ENC(sk[i], c, desc) : sk[i];
+    size_t b = (x >> shift) & mask, q = cur[b]++;
+    size_t slot = (base + q) & (RX_LINE - 1);
+    RX_KT *lk = bufk + b * RX_LINE;
+    RX_VT *lv = bufv + b * RX_LINE;
+    lk[slot] = x;
+    if (RX_HASV) lv[slot] = gen ? (RX_VT)i : sv[i];
+    if (slot == RX_LINE - 1) { /* the line is complete: write it out */
+      size_t f = flushed[b], len = q + 1 - f;
+      if (len == RX_LINE) {
+        rx_put_line(dk + f, lk);
+        if (RX_HASV) rx_put(dv + f, lv, RX_LINE * sizeof(RX_VT));
+      } else { /* the first, partial line of this thread's share of the bucket */
+        memcpy(dk + f, lk + RX_LINE - len, len * sizeof(RX_KT));
+        if (RX_HASV) memcpy(dv + f, lv + RX_LINE - len, len * sizeof(RX_VT));
+      }
+      flushed[b] = q + 1;
+    }
+  }
+  for (size_t b = 0; b < nb; b++) {
+    size_t f = flushed[b], q = cur[b];
+    if (q == f) continue;
+    size_t s0 = (base + f) & (RX_LINE - 1);
+    memcpy(dk + f, bufk + b * RX_LINE + s0, (q - f) * sizeof(RX_KT));
+    if (RX_HASV) memcpy(dv + f, bufv + b * RX_LINE + s0, (q - f) * sizeof(RX_VT));
+  }
+  rx_put_done();
+}
+
+/* One parallel stable counting pass on the digit at (shift, width), from (rk, rv) (raw:
+ * keys to encode; gen: values are the indices, rv unused) to (dk, dv) encoded: per-
+ * thread histograms of contiguous chunks, a prefix over (bucket, thread), a write-
+ * combined scatter. starts (2^width + 1) receives the bucket boundaries. Returns 0,
+ * having written nothing, when every key has the same digit. */
+static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_KT *dk,
+                        RX_VT *dv, size_t n, int shift, int width, gp_key_class c,
+                        int desc, rx_work *wk, size_t *starts) {
+  const size_t nb = (size_t)1 << width;
+  int moved = 1;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(wk->nthreads)
+#endif
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nt = omp_get_num_threads();
+#endif
+    const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
+    size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
+    memset(cnt, 0, nb * sizeof *cnt);
+    RX(count)(rk, i0, i1, raw, shift, (RX_KT)(nb - 1), c, desc, cnt);
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+    {
+      size_t sum = 0;
+      for (size_t b = 0; b < nb; b++) {
+        starts[b] = sum;
+        for (int u = 0; u < nt; u++) {
+          size_t *cu = wk->cnt + ((size_t)u << RX_TOP_MAX) + b;
+          size_t x = *cu;
+          *cu = sum;
+          sum += x;
+        }
+        if (sum - starts[b] == n) moved = 0;
+      }
+      starts[nb] = sum;
+    }
+    if (moved)
+      RX(scatter)(rk, rv, raw, gen, dk, dv, i0, i1, shift, nb, c, desc, cnt,
+                  &wk->threads[t]);
+  }
+  return moved;
+}
+
+/* The serial counterpart of par_pass on encoded keys, in w's scratch; write-combined
+ * when wc (the destination is out of cache), else a plain scatter. */
+static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *dv, size_t n,
+                           int shift, int width, size_t *starts, rx_thread *w, int wc) {
+  const size_t nb = (size_t)1 << width;
+  const RX_KT mask = (RX_KT)(nb - 1);
+  size_t *cnt = w->cnt;
+  memset(cnt, 0, nb * sizeof *cnt);
+  RX(count)(sk, 0, n, 0, shift, mask, GP_KEY_UNSIGNED, 0, cnt);
+  size_t sum = 0;
+  for (size_t b = 0; b < nb; b++) {
+    starts[b] = sum;
+    size_t x = cnt[b];
+    if (x == n) return 0;
+    cnt[b] = sum;
+    sum += x;
+  }
+  starts[nb] = sum;
+  if (wc) {
+    RX(scatter)(sk, sv, 0, 0, dk, dv, 0, n, shift, nb, GP_KEY_UNSIGNED, 0, cnt, w);
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      RX_KT x = sk[i];
+      size_t q = cnt[(x >> shift) & mask]++;
+      dk[q] = x;
+      if (RX_HASV) dv[q] = sv[i];
+    }
+  }
+  return 1;
+}
+
+/* Raw keys into dk (when wanted) from encoded ik, values into dv from iv; either may
+ * already be in place. Serial (finish) and parallel (par_finish): an OpenMP region,
+ * even of one thread, costs more than a small bucket's whole sort. */
+static void RX(finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
+                       gp_key_class c, int desc) {
+  if (dk && (dk != ik || c != GP_KEY_UNSIGNED || desc)) /* else the bits are right */
+    for (size_t i = 0; i < n; i++) dk[i] = RX_DEC(ik[i], c, desc);
+  if (RX_HASV && dv != iv) memcpy(dv, iv, n * sizeof(RX_VT));
+}
+static void RX(par_finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
+                           gp_key_class c, int desc, int nthreads) {
+  const size_t chunk = (size_t)1 << 16;
+  const long long nc = (long long)((n + chunk - 1) / chunk);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+  for (long long j = 0; j < nc; j++) {
+    size_t i0 = (size_t)j * chunk, len = n - i0 < chunk ? n - i0 : chunk;
+    RX(finish)(ik + i0, RX_HASV ? iv + i0 : NULL, dk ? dk + i0 : NULL, RX_HASV ? dv + i0 : NULL,
+               len, c, desc);
+  }
+}
+
+/* Sorts n encoded keys in (sk, sv) on bits [lo, hi) in one thread, MSD first: a range
+ * in cache with at most two LSD digits left, or too short to split, is finished by LSD
+ * (insertion when tiny); any other is split on its top digit into (ok, ov) (write-combined when
+ * out of cache) and each bucket recursed on, the two buffers trading places. The
+ * result, raw, ends in S when d_is_s, else in O (keys only when want_keys). Every split
+ * takes at least 3 bits (rx_top_width, rx_split_width), so splits nest at most 64 / 3 <
+ * RX_LEVELS deep (rec and par_rec alike). */
+static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
+                    size_t n, int lo, int hi, gp_key_class c, int desc, rx_thread *w,
+                    int level) {
+  RX_KT *dk = want_keys ? (d_is_s ? sk : ok) : NULL;
+  RX_VT *dv = RX_HASV ? (d_is_s ? sv : ov) : NULL;
+  for (;;) {
+    const int span = hi - lo;
+    if (span <= 0 ||
+        (n <= RX_CACHE_KEYS && (n < RX_SPLIT_MIN_N || span <= 2 * RX_LSD_BITS))) {
+      RX(lsd)(sk, sv, dk, dv, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk,
+              (RX_VT *)w->bv, n, lo, hi, w->hist);
+      if (dk) RX(finish)(dk, dv, dk, dv, n, c, desc);
+      return;
+    }
+    const int wc = n > RX_CACHE_KEYS;
+    const int width = wc ? rx_top_width(n, span) : rx_split_width(n, span);
+    const int shift = hi - width;
+    size_t *st = w->starts + (size_t)level * (RX_NB + 1);
+    if (!RX(serial_pass)(sk, sv, ok, ov, n, shift, width, st, w, wc)) {
+      hi = shift; /* every key has this digit: go on below it */
+      continue;
+    }
+    if (shift == lo) { /* that was the last digit: the keys are in order in O */
+      RX(finish)(ok, ov, dk, dv, n, c, desc);
+      return;
+    }
+    for (size_t b = 0; b < ((size_t)1 << width); b++) {
+      size_t s = st[b], len = st[b + 1] - s;
+      if (len)
+        RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
+                want_keys, len, lo, shift, c, desc, w, level + 1);
+    }
+    return;
+  }
+}
+
+/* Sorts one range in one thread, in place: keys raw (encoded, sorted, decoded), values
+ * moving along. w: this thread's scratch (n <= its capacity). */
+static void RX(serial_inplace)(RX_KT *k, RX_VT *v, size_t n, gp_key_class c, int desc,
+                               rx_thread *w) {
+  if (n <= 1) return;
+  for (size_t i = 0; i < n; i++) k[i] = RX_ENC(k[i], c, desc);
+  RX(rec)(k, v, (RX_KT *)w->ck, (RX_VT *)w->cv, 1, 1, n, 0, 8 * (int)sizeof(RX_KT), c,
+          desc, w, 0);
+}
+
+/* The parallel counterpart of rec: a parallel pass on the top digit from (rk, rv)
+ * (raw / gen as in par_pass) into O, then the buckets: most side by side, each in one
+ * thread (rec), the few that hold a large share of the keys one after the other with
+ * all threads. S is the writable buffer of the result's side (rk may be S or the
+ * caller's keys). The top digit must not be trivial when rk is not S. */
+static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_KT *sk,
+                        RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
+                        size_t n, int lo, int hi, gp_key_class c, int desc, rx_work *wk,
+                        int level) {
+  int width, shift;
+  size_t *st = wk->starts + (size_t)level * (RX_NB + 1);
+  for (;;) {
+    width = rx_top_width(n, hi - lo);
+    shift = hi - width;
+    if (RX(par_pass)(rk, rv, raw, gen, ok, ov, n, shift, width, c, desc, wk, st)) break;
+    hi = shift;
+    if (hi == lo) {
+      RX(par_finish)(sk, sv, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
+                     desc, wk->nthreads);
+      return;
+    }
+  }
+  if (shift == lo) { /* that was the last digit: the keys are in order in O */
+    RX(par_finish)(ok, ov, want_keys ? (d_is_s ? sk : ok) : NULL, d_is_s ? sv : ov, n, c,
+                   desc, wk->nthreads);
+    return;
+  }
+  const size_t giant = n / (2 * (size_t)wk->nthreads);
+  const long long nb = (long long)1 << width;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(wk->nthreads) schedule(dynamic, 1)
+#endif
+  for (long long b = 0; b < nb; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len == 0 || (len > giant && len > RX_CACHE_KEYS)) continue;
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
+            want_keys, len, lo, shift, c, desc, &wk->threads[t], 0);
+  }
+  for (long long b = 0; b < nb; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len > giant && len > RX_CACHE_KEYS)
+      RX(par_rec)(ok + s, RX_HASV ? ov + s : NULL, 0, 0, ok + s, RX_HASV ? ov + s : NULL,
+                  sk + s, RX_HASV ? sv + s : NULL, !d_is_s, want_keys, len, lo, shift, c,
+                  desc, wk, level + 1);
+  }
+}
+
+/* The bits on which the encoded keys differ (0: all equal), in parallel. */
+static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int nthreads) {
+  RX_KT a = (RX_KT)~(RX_KT)0, o = 0;
+  long long nn = (long long)n;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) reduction(& : a) reduction(| : o) schedule(static)
+#endif
+  for (long long i = 0; i < nn; i++) {
+    RX_KT x = RX_ENC(k[i], c, desc);
+    a &= x;
+    o |= x;
+  }
+  return a ^ o;
+}
+
+/* Sorts n raw keys in parallel: (sk, sv) to (dk, dv), the source possibly the
+ * destination; gen: the values are the indices (argsort: sv unused, dk NULL, uk n keys
+ * of scratch). (tk, tv): n keys and values of scratch. */
+static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, RX_VT *dv,
+                         RX_KT *tk, RX_VT *tv, RX_KT *uk, size_t n, gp_key_class c,
+                         int desc, rx_work *wk) {
+  RX_KT diff = RX(varying)(sk, n, c, desc, wk->nthreads);
+  if (diff == 0) { /* all keys equal: the order is the input order */
+    long long nn = (long long)n;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(wk->nthreads) schedule(static)
+#endif
+    for (long long i = 0; i < nn; i++) {
+      if (dk && dk != sk) dk[i] = sk[i];
+      if (RX_HASV && (gen || dv != sv)) dv[i] = gen ? (RX_VT)i : sv[i];
+    }
+    return;
+  }
+  int hi = 0, lo = 0;
+  while (hi < (int)(8 * sizeof(RX_KT)) && (diff >> hi)) hi++;
+  while (!((diff >> lo) & 1)) lo++;
+  /* the top digit holds the highest differing bit: it moves the keys */
+  RX(par_rec)(sk, sv, 1, gen, dk ? dk : uk, dv, tk, tv, 1, dk != NULL, n, lo, hi, c, desc,
+              wk, 0);
+}
+
+/* Argsort of n <= a thread's capacity raw keys in one thread: tk (n keys of scratch)
+ * takes the encoded keys, ix the indices, sorted in place. */
+static void RX(serial_argsort)(const RX_KT *k, RX_KT *tk, RX_VT *ix, size_t n,
+                               gp_key_class c, int desc, rx_thread *w) {
+  for (size_t i = 0; i < n; i++) {
+    tk[i] = RX_ENC(k[i], c, desc);
+    if (RX_HASV) ix[i] = (RX_VT)i;
+  }
+  RX(rec)(tk, ix, (RX_KT *)w->ck, (RX_VT *)w->cv, 1, 0, n, 0, 8 * (int)sizeof(RX_KT), c,
+          desc, w, 0);
+}
+
+/* Type-erased entry points for radix_cpu.c's dispatch. */
+static void RX(serial_any)(void *k, void *v, size_t n, gp_key_class c, int desc,
+                           rx_thread *w) {
+  RX(serial_inplace)((RX_KT *)k, (RX_VT *)v, n, c, desc, w);
+}
+static void RX(argsort_any)(const void *k, void *tk, void *ix, size_t n, gp_key_class c,
+                            int desc, rx_thread *w) {
+  RX(serial_argsort)((const RX_KT *)k, (RX_KT *)tk, (RX_VT *)ix, n, c, desc, w);
+}
+static void RX(par_any)(const void *sk, const void *sv, int gen, void *dk, void *dv,
+                        void *tk, void *tv, void *uk, size_t n, gp_key_class c, int desc,
+                        rx_work *wk) {
+  RX(par_sort)((const RX_KT *)sk, (const RX_VT *)sv, gen, (RX_KT *)dk, (RX_VT *)dv,
+               (RX_KT *)tk, (RX_VT *)tv, (RX_KT *)uk, n, c, desc, wk);
+}
+static const rx_ops RX(ops) = {RX(serial_any), RX(argsort_any), RX(par_any)};
+
+#undef RX_LINE
+#undef RX
+#undef RX_CAT
+#undef RX_CAT_

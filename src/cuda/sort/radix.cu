@@ -1,0 +1,832 @@
+/* GP_SORT_RADIX: stable LSD radix sort of the one-sweep class (Adinets & Merrill,
+ * "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs", 2022), keys of 4 or
+ * 8 bytes encoded by core/key_codec.h, values of 4 or 8 bytes moving along.
+ *
+ * Device-wide sort (n above one tile), on the context's stream, no host sync:
+ *   rx_histogram  one read of the keys counts every digit of every pass (8-bit digits)
+ *   rx_plan       one block: exclusive scans of the counts (each digit's global start)
+ *                 and the pass plan: a pass whose digit is the same for every key is
+ *                 skipped, and the buffers ping-pong so the last pass lands in place
+ *   rx_onesweep   per digit: each block takes the next tile (an atomic ticket, so all
+ *                 earlier tiles are running or done), ranks it stably in shared memory
+ *                 (warp match_any multi-split), publishes its digit counts and looks
+ *                 back over earlier tiles (decoupled look-back, one thread per digit)
+ *                 for the global offsets, then scatters through shared memory so
+ *                 each digit's run is written contiguously
+ *   rx_fixup      copies the other buffer back when an odd pass count ended there
+ * Segments (and single sorts) of up to one tile take one read and one write: up to 32
+ * keys a warp each (rx_warpsort, a shuffle network on (key, position)), larger ones a
+ * block each (rx_segsort: the same stable ranking, every pass in shared memory).
+ * Segments above a tile take the device-wide sort one after another; rx_summarize
+ * checks device-resident offsets and lists those segments for the host.
+ *
+ * Keys are read raw and encoded in registers at every pass (a few ALU operations), so
+ * every buffer holds caller-visible keys. Stable: the ranking keeps input order within
+ * a digit. Deterministic: the look-back sums are integer counts. */
+#include "cuda/sort/sort_cuda.h"
+#include "cuda/sort/radix_policy.h"
+#include "core/key_codec.h"
+#include "cuda/common/per_device.h"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned long long u64;
+
+#define RX_MAXPASS 8
+static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
+              "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
+static_assert(GP_RX_SMALL_THREADS % 32 == 0, "GP_RX_SMALL_THREADS: whole warps");
+
+template <typename K> __host__ __device__ constexpr int rx_items() {
+  return sizeof(K) == 4 ? GP_RX_ITEMS4 : GP_RX_ITEMS8;
+}
+template <typename K> __host__ __device__ constexpr unsigned rx_tile() {
+  return (unsigned)GP_RX_THREADS * rx_items<K>();
+}
+template <typename K> __host__ __device__ constexpr int rx_npass() {
+  return (int)(sizeof(K) * 8 / GP_RX_BITS);
+}
+
+/* ---- look-back words: flag (2 bits) | pass tag (4 bits) | count (58 bits) ---------- */
+#define RX_FLAG_AGG 1ull    /* this tile's own count */
+#define RX_FLAG_PREFIX 2ull /* the count of this tile and all before it */
+#define RX_VAL_MASK ((1ull << 58) - 1)
+__device__ __forceinline__ u64 rx_word(u64 flag, int pass, u64 v) {
+  return (flag << 62) | ((u64)(pass + 1) << 58) | v;
+}
+
+/* ---- shared memory of the block ranking --------------------------------------------- */
+template <int THREADS> struct rx_rank_smem {
+  unsigned whist[(THREADS / 32) * GP_RX_RADIX]; /* per warp, per digit */
+  unsigned cnt[GP_RX_RADIX];                     /* the tile's count of each digit */
+  unsigned dstart[GP_RX_RADIX];                  /* exclusive scan of cnt */
+};
+
+/* Ranks the block's keys stably on the digit at `shift`: item i of lane l in warp w is
+ * tile position (w * ITEMS + i) * 32 + l, valid below `count`; on return pos[i] is its
+ * place in the tile ordered by digit (equal digits in position order), s.cnt and
+ * s.dstart hold each digit's count and start. Every thread calls it; it starts with a
+ * barrier-free zeroing that must not overlap a previous reader of s (callers sync). */
+template <int THREADS, int ITEMS, typename K>
+__device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned count,
+                                              unsigned shift, rx_rank_smem<THREADS> &s,
+                                              unsigned (&pos)[ITEMS]) {
+  constexpr int WARPS = THREADS / 32;
+  const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  for (unsigned j = tid; j < WARPS * GP_RX_RADIX; j += THREADS) s.whist[j] = 0;
+  __syncthreads();
+  unsigned *wh = s.whist + w * GP_RX_RADIX;
+  const unsigned lt = (1u << lane) - 1;
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const unsigned local = (w * ITEMS + i) * 32 + lane;
+    const unsigned d = local < count ? (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1) : GP_RX_RADIX;
+    const unsigned peers = __match_any_sync(0xFFFFFFFFu, d);
+    const int leader = 31 - __clz(peers);
+    unsigned base = 0;
+    if ((int)lane == leader && d < GP_RX_RADIX) {
+      base = wh[d];
+      wh[d] = base + __popc(peers);
+    }
+    base = __shfl_sync(0xFFFFFFFFu, base, leader);
+    pos[i] = base + __popc(peers & lt);
+    __syncwarp(); /* the leader's update is seen by the next item's leader */
+  }
+  __syncthreads();
+  /* per digit: warps' exclusive prefix (in place) and the tile's count */
+  for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) {
+    unsigned run = 0;
+#pragma unroll
+    for (int ww = 0; ww < WARPS; ww++) {
+      unsigned t = s.whist[ww * GP_RX_RADIX + d];
+      s.whist[ww * GP_RX_RADIX + d] = run;
+      run += t;
+    }
+    s.cnt[d] = run;
+  }
+  __syncthreads();
+  /* exclusive scan of the 256 counts by warp 0, 8 consecutive digits per lane */
+  if (w == 0) {
+    constexpr int PER = GP_RX_RADIX / 32;
+    unsigned c[PER], sum = 0;
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+      c[j] = s.cnt[lane * PER + j];
+      sum += c[j];
+    }
+    unsigned incl = sum;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      unsigned y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+      if ((int)lane >= o) incl += y;
+    }
+    unsigned run = incl - sum;
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+      s.dstart[lane * PER + j] = run;
+      run += c[j];
+    }
+  }
+  __syncthreads();
+  /* digits recomputed rather than kept: ITEMS fewer registers */
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++)
+    if ((w * ITEMS + i) * 32 + lane < count) {
+      const unsigned d = (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1);
+      pos[i] += s.dstart[d] + wh[d];
+    }
+}
+
+/* ---- upfront histogram ---------------------------------------------------------------- */
+/* hist[p * 256 + d] += number of keys whose digit p is d (hist zeroed by the caller). */
+template <typename K>
+__global__ void __launch_bounds__(GP_RX_HIST_THREADS)
+rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
+  constexpr int NP = rx_npass<K>();
+  __shared__ unsigned sh[NP * GP_RX_RADIX];
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) sh[j] = 0;
+  __syncthreads();
+  const u64 stride = (u64)gridDim.x * GP_RX_HIST_THREADS;
+  for (u64 i = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x; i < n; i += stride) {
+    const K e = gp_key_enc(keys[i], kind, desc);
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+      atomicAdd(&sh[p * GP_RX_RADIX + (unsigned)((e >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))], 1u);
+  }
+  __syncthreads();
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS)
+    if (sh[j]) atomicAdd(&hist[j], (u64)sh[j]);
+}
+
+/* Which buffer each pass reads and writes: src -1 is the input, 0 the caller's (final)
+ * buffer, 1 the other one. */
+struct rx_plan {
+  int active[RX_MAXPASS];
+  int src[RX_MAXPASS];
+  int dst[RX_MAXPASS];
+  int last;      /* the last active pass, -1 if none */
+  int copy_back; /* the last pass wrote buffer 1: copy it to buffer 0 */
+};
+
+/* One block of 256 threads: each pass's digit starts (gbase, exclusive scans of hist)
+ * and the plan. in_place: the input is buffer 0, so the first pass must not write it. */
+__global__ void __launch_bounds__(GP_RX_RADIX)
+rx_plan_kernel(const u64 *hist, u64 *gbase, int npass, u64 n, int in_place, rx_plan *plan) {
+  __shared__ u64 tmp[GP_RX_RADIX / 32];
+  __shared__ int active[RX_MAXPASS];
+  const unsigned d = threadIdx.x, lane = d & 31, w = d >> 5;
+  for (int p = 0; p < npass; p++) {
+    const u64 c = hist[p * GP_RX_RADIX + d];
+    const int trivial = __syncthreads_or(c == n);
+    if (d == 0) active[p] = !trivial;
+    u64 incl = c;
+    for (int o = 1; o < 32; o <<= 1) {
+      u64 y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+      if ((int)lane >= o) incl += y;
+    }
+    if (lane == 31) tmp[w] = incl;
+    __syncthreads();
+    u64 before = 0;
+    for (unsigned ww = 0; ww < w; ww++) before += tmp[ww];
+    gbase[p * GP_RX_RADIX + d] = before + incl - c;
+    __syncthreads();
+  }
+  if (d == 0) {
+    int m = 0;
+    for (int p = 0; p < npass; p++) m += active[p];
+    const int flip = in_place && (m & 1); /* an odd count from buffer 0 ends in buffer 1 */
+    int j = 0, prev = -1;
+    plan->last = -1;
+    for (int p = 0; p < RX_MAXPASS; p++) {
+      plan->active[p] = p < npass && active[p];
+      plan->src[p] = plan->dst[p] = 0;
+      if (!plan->active[p]) continue;
+      const int dst = flip ? (j & 1 ? 0 : 1) : (((m - 1 - j) & 1) ? 1 : 0);
+      plan->src[p] = prev;
+      plan->dst[p] = dst;
+      prev = dst;
+      plan->last = p;
+      j++;
+    }
+    plan->copy_back = flip;
+  }
+}
+
+struct rx_sweep_args {
+  const void *kin, *vin; /* the first active pass's input; vin NULL with values: iota */
+  void *kbuf[2], *vbuf[2];
+  u64 n;
+  const rx_plan *plan;
+  const u64 *gbase;      /* [pass][digit] */
+  u64 *status;           /* [tile][digit] look-back words, zeroed before the first pass */
+  unsigned *tickets;     /* [pass] */
+  gp_key_class kind;
+  int desc;
+  int pass;
+  int discard_keys;      /* argsort: the last pass need not write keys */
+};
+
+template <typename K, typename V, bool PV> struct rx_sweep_smem {
+  rx_rank_smem<GP_RX_THREADS> r;
+  u64 goff[GP_RX_RADIX]; /* global index of the tile's sorted position 0 for each digit */
+  unsigned tile;
+  K k[rx_tile<K>()];
+  V v[PV ? rx_tile<K>() : 1];
+};
+
+/* One digit pass over one tile (see the file comment). */
+template <typename K, typename V, bool PV>
+__global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
+rx_onesweep(rx_sweep_args a) {
+  constexpr int ITEMS = rx_items<K>();
+  constexpr unsigned TILE = rx_tile<K>();
+  const int pass = a.pass;
+  if (!a.plan->active[pass]) return;
+  extern __shared__ __align__(16) unsigned char rx_smem_raw[];
+  rx_sweep_smem<K, V, PV> &s = *(rx_sweep_smem<K, V, PV> *)rx_smem_raw;
+  const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  if (tid == 0) s.tile = atomicAdd(&a.tickets[pass], 1u);
+  __syncthreads();
+  const unsigned tile = s.tile;
+  const u64 base = (u64)tile * TILE;
+  const unsigned count = (unsigned)(a.n - base < TILE ? a.n - base : TILE);
+  const int src = a.plan->src[pass], dst = a.plan->dst[pass];
+  /* selects, not a.kbuf[src]: a dynamic index would copy the arguments to the stack */
+  const K *kin = (const K *)(src < 0 ? a.kin : src ? a.kbuf[1] : a.kbuf[0]);
+  const V *vin = (const V *)(src < 0 ? a.vin : src ? a.vbuf[1] : a.vbuf[0]);
+  K *kout = (K *)(dst ? a.kbuf[1] : a.kbuf[0]);
+  V *vout = (V *)(dst ? a.vbuf[1] : a.vbuf[0]);
+  const unsigned shift = (unsigned)pass * GP_RX_BITS;
+
+  K ek[ITEMS];
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const unsigned local = (w * ITEMS + i) * 32 + lane;
+    ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, a.desc) : (K)0;
+  }
+  unsigned pos[ITEMS];
+  rx_block_rank<GP_RX_THREADS, ITEMS, K>(ek, count, shift, s.r, pos);
+
+  /* decoupled look-back: thread d finds how many keys of digit d all earlier tiles hold */
+  if (tid < GP_RX_RADIX) {
+    const unsigned d = tid;
+    const u64 c = s.r.cnt[d];
+    volatile u64 *st = (volatile u64 *)a.status;
+    u64 excl = 0;
+    if (tile == 0) {
+      st[d] = rx_word(RX_FLAG_PREFIX, pass, c);
+    } else {
+      st[(u64)tile * GP_RX_RADIX + d] = rx_word(RX_FLAG_AGG, pass, c);
+      u64 j = tile - 1;
+      for (;;) {
+        const u64 word = st[j * GP_RX_RADIX + d];
+        const u64 flag = word >> 62;
+        if (flag == 0 || (int)((word >> 58) & 15) != pass + 1) continue; /* not yet */
+        excl += word & RX_VAL_MASK;
+        if (flag == RX_FLAG_PREFIX) break;
+        j--;
+      }
+      st[(u64)tile * GP_RX_RADIX + d] = rx_word(RX_FLAG_PREFIX, pass, excl + c);
+    }
+    s.goff[d] = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
+  }
+  /* keys to their sorted tile positions, then out in order: each digit's run is written
+     by consecutive threads */
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++)
+    if ((w * ITEMS + i) * 32 + lane < count) s.k[pos[i]] = gp_key_dec(ek[i], a.kind, a.desc);
+  __syncthreads();
+  const bool store_keys = !(a.discard_keys && pass == a.plan->last);
+  if (store_keys)
+    for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
+      const K k = s.k[j];
+      const unsigned d = (unsigned)(gp_key_enc(k, a.kind, a.desc) >> shift) & (GP_RX_RADIX - 1);
+      kout[s.goff[d] + j] = k;
+    }
+  if (PV) {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      if (local < count) s.v[pos[i]] = vin ? vin[base + local] : (V)(base + local);
+    }
+    __syncthreads();
+    for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
+      const unsigned d = (unsigned)(gp_key_enc(s.k[j], a.kind, a.desc) >> shift) & (GP_RX_RADIX - 1);
+      vout[s.goff[d] + j] = s.v[j];
+    }
+  }
+}
+
+/* After the passes: buffer 1 back to buffer 0 when the plan ended there; with no active
+ * pass (all keys equal) the iota of an argsort. */
+template <typename K, typename V, bool PV>
+__global__ void rx_fixup(rx_sweep_args a) {
+  const rx_plan *pl = a.plan;
+  const bool iota = PV && pl->last < 0 && !a.vin;
+  if (!pl->copy_back && !iota) return;
+  const u64 stride = (u64)gridDim.x * blockDim.x;
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
+    if (pl->copy_back) {
+      if (!a.discard_keys) ((K *)a.kbuf[0])[i] = ((const K *)a.kbuf[1])[i];
+      if (PV) ((V *)a.vbuf[0])[i] = ((const V *)a.vbuf[1])[i];
+    } else {
+      ((V *)a.vbuf[0])[i] = (V)i;
+    }
+  }
+}
+
+/* ---- one warp or one block per segment ------------------------------------------------ */
+struct rx_seg_args {
+  const void *kin, *vin; /* vin NULL with values: iota (global index) */
+  void *kout, *vout;     /* kout NULL: keys not written (argsort) */
+  const u64 *offsets;    /* nseg + 1 offsets; NULL: one segment [0, n) */
+  u64 nseg, n;
+  unsigned min_size, max_size; /* this launch sorts segments of min_size .. max_size keys */
+  gp_key_class kind;
+  int desc;
+};
+
+template <int THREADS, int ITEMS, typename K, typename V, bool PV> struct rx_seg_smem {
+  rx_rank_smem<THREADS> r;
+  K k[THREADS * ITEMS];
+  V v[PV ? THREADS * ITEMS : 1];
+};
+
+/* Each block sorts whole segments of min_size .. max_size (<= THREADS * ITEMS) keys:
+ * every digit pass ranks the keys held in registers and exchanges them through shared
+ * memory; a pass whose digit is the same for the whole segment is skipped. */
+template <int THREADS, int ITEMS, typename K, typename V, bool PV>
+__global__ void __launch_bounds__(THREADS)
+rx_segsort(rx_seg_args a) {
+  constexpr int NP = rx_npass<K>();
+  extern __shared__ __align__(16) unsigned char rx_smem_raw[];
+  rx_seg_smem<THREADS, ITEMS, K, V, PV> &s = *(rx_seg_smem<THREADS, ITEMS, K, V, PV> *)rx_smem_raw;
+  const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  for (u64 seg = blockIdx.x; seg < a.nseg; seg += gridDim.x) {
+    const u64 begin = a.offsets ? a.offsets[seg] : 0;
+    const u64 end = a.offsets ? a.offsets[seg + 1] : a.n;
+    const u64 size = end - begin;
+    if (size < a.min_size || size > a.max_size || size < 2) continue; /* block-uniform */
+    const unsigned count = (unsigned)size;
+    const K *kin = (const K *)a.kin + begin;
+    K ek[ITEMS];
+    V v[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      const bool ok = local < count;
+      ek[i] = ok ? gp_key_enc(kin[local], a.kind, a.desc) : (K)0;
+      if (PV) v[i] = !ok ? (V)0 : a.vin ? ((const V *)a.vin)[begin + local] : (V)(begin + local);
+    }
+    for (int p = 0; p < NP; p++) {
+      unsigned pos[ITEMS];
+      rx_block_rank<THREADS, ITEMS, K>(ek, count, (unsigned)p * GP_RX_BITS, s.r, pos);
+      int mine = 0;
+      for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) mine |= s.r.cnt[d] == count;
+      if (__syncthreads_or(mine)) continue; /* one digit for the whole segment */
+#pragma unroll
+      for (int i = 0; i < ITEMS; i++)
+        if ((w * ITEMS + i) * 32 + lane < count) {
+          s.k[pos[i]] = ek[i];
+          if (PV) s.v[pos[i]] = v[i];
+        }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < ITEMS; i++) {
+        const unsigned local = (w * ITEMS + i) * 32 + lane;
+        if (local < count) {
+          ek[i] = s.k[local];
+          if (PV) v[i] = s.v[local];
+        }
+      }
+      __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      if (local < count) {
+        if (a.kout) ((K *)a.kout)[begin + local] = gp_key_dec(ek[i], a.kind, a.desc);
+        if (PV) ((V *)a.vout)[begin + local] = v[i];
+      }
+    }
+  }
+}
+
+/* Segments of 2 .. 32 keys: one warp each, one key per lane, a bitonic network with
+ * shuffles over (key, input position) pairs, which are all distinct: ties go by
+ * position, so the result is the stable sort's. Lanes past the segment hold the largest
+ * key and later positions, so they sort last. */
+template <typename K, typename V, bool PV>
+__global__ void __launch_bounds__(GP_RX_WARP_THREADS)
+rx_warpsort(rx_seg_args a) {
+  const unsigned lane = threadIdx.x & 31;
+  const u64 first = ((u64)blockIdx.x * GP_RX_WARP_THREADS + threadIdx.x) >> 5;
+  const u64 nwarps = (u64)gridDim.x * (GP_RX_WARP_THREADS / 32);
+  for (u64 seg = first; seg < a.nseg; seg += nwarps) {
+    const u64 begin = a.offsets ? a.offsets[seg] : 0;
+    const u64 size = (a.offsets ? a.offsets[seg + 1] : a.n) - begin;
+    if (size < 2 || size > 32) continue; /* warp-uniform */
+    const bool ok = lane < size;
+    K k = ok ? gp_key_enc(((const K *)a.kin)[begin + lane], a.kind, a.desc) : (K)~(K)0;
+    V v = (V)0;
+    if (PV && ok) v = a.vin ? ((const V *)a.vin)[begin + lane] : (V)(begin + lane);
+    unsigned p = lane;
+#pragma unroll
+    for (unsigned blk = 2; blk <= 32; blk <<= 1)
+#pragma unroll
+      for (unsigned st = blk >> 1; st > 0; st >>= 1) {
+        const K ko = __shfl_xor_sync(0xFFFFFFFFu, k, st);
+        const unsigned po = __shfl_xor_sync(0xFFFFFFFFu, p, st);
+        V vo = (V)0;
+        if (PV) vo = __shfl_xor_sync(0xFFFFFFFFu, v, st);
+        const bool other_less = ko < k || (ko == k && po < p);
+        const bool want_min = ((lane & st) == 0) == ((lane & blk) == 0);
+        if (want_min == other_less) {
+          k = ko;
+          p = po;
+          v = vo;
+        }
+      }
+    if (ok) {
+      if (a.kout) ((K *)a.kout)[begin + lane] = gp_key_dec(k, a.kind, a.desc);
+      if (PV) ((V *)a.vout)[begin + lane] = v;
+    }
+  }
+}
+
+/* ---- host side ------------------------------------------------------------------------ */
+static size_t rx_align(size_t b) { return (b + 255) & ~(size_t)255; }
+
+/* The device-wide sort's scratch, carved in this order. */
+struct rx_scratch_layout {
+  size_t k1, v1, hist, gbase, plan, tickets, status, end;
+};
+static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
+  rx_scratch_layout L;
+  const size_t tile = kb == 4 ? rx_tile<uint32_t>() : rx_tile<u64>();
+  const size_t tiles = (n + tile - 1) / tile;
+  size_t o = 0;
+  L.k1 = o; o += rx_align(n * kb);
+  L.v1 = o; o += rx_align(n * (size_t)vb);
+  L.hist = o; o += rx_align(RX_MAXPASS * GP_RX_RADIX * sizeof(u64)); /* zeroed from here */
+  L.tickets = o; o += rx_align(RX_MAXPASS * sizeof(unsigned));
+  L.status = o; o += rx_align(tiles * GP_RX_RADIX * sizeof(u64));
+  L.gbase = o; o += rx_align(RX_MAXPASS * GP_RX_RADIX * sizeof(u64));
+  L.plan = o; o += rx_align(sizeof(rx_plan));
+  L.end = o;
+  return L;
+}
+
+static int rx_fits_block(size_t kb, size_t n) {
+  return n <= (kb == 4 ? rx_tile<uint32_t>() : rx_tile<u64>());
+}
+
+extern "C" size_t gp_cuda_radix_scratch(gp_dtype key_type, int value_bytes, size_t n) {
+  const size_t kb = gp_dtype_size(key_type);
+  if (n <= 1 || rx_fits_block(kb, n)) return 0;
+  return rx_layout(kb, value_bytes, n).end;
+}
+
+extern "C" size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_bytes, size_t n) {
+  const size_t kb = gp_dtype_size(key_type);
+  if (n <= 1 || rx_fits_block(kb, n)) return 0;
+  return rx_align(n * kb) + rx_layout(kb, index_bytes, n).end;
+}
+
+template <typename F>
+static gp_status rx_smem_attr(gp_context *ctx, F *kernel, size_t smem) {
+  if (smem > 48 * 1024)
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  return GP_OK;
+}
+
+template <int THREADS, int ITEMS, typename K, typename V, bool PV>
+static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblocks) {
+  if (nblocks == 0) return GP_OK;
+  constexpr size_t smem = sizeof(rx_seg_smem<THREADS, ITEMS, K, V, PV>);
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
+    gp_status s = rx_smem_attr(ctx, rx_segsort<THREADS, ITEMS, K, V, PV>, smem);
+    if (s) return s;
+    gp_dev_flag_set(&attr_set, ctx->device);
+  }
+  const unsigned grid = (unsigned)(nblocks < (1u << 30) ? nblocks : (1u << 30));
+  rx_segsort<THREADS, ITEMS, K, V, PV><<<grid, THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
+  GP_LAUNCH_CHECK(ctx, "rx_segsort", grid, THREADS, smem);
+  return GP_OK;
+}
+
+/* Segments of up to one tile, by size class: counts[0] of 2 .. 32 keys (a warp each),
+ * counts[1] up to the small block, counts[2] up to the tile (a block each). A class
+ * with segments gets a grid over all segments (blocks skip the other classes' ones). */
+template <typename K, typename V, bool PV>
+static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const u64 counts[3]) {
+  constexpr unsigned SMALL = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
+  static_assert(SMALL > 32, "the small block takes the segments above a warp's 32 keys");
+  if (counts[0]) {
+    const u64 per = GP_RX_WARP_THREADS / 32;
+    u64 blocks = (a.nseg + per - 1) / per;
+    if (blocks > (1u << 30)) blocks = 1u << 30;
+    rx_warpsort<K, V, PV><<<(unsigned)blocks, GP_RX_WARP_THREADS, 0, (cudaStream_t)ctx->stream>>>(a);
+    GP_LAUNCH_CHECK(ctx, "rx_warpsort", blocks, GP_RX_WARP_THREADS, 0);
+  }
+  a.min_size = 33;
+  a.max_size = SMALL;
+  gp_status s = rx_launch_seg<GP_RX_SMALL_THREADS, GP_RX_SMALL_ITEMS, K, V, PV>(ctx, a, counts[1] ? a.nseg : 0);
+  if (s) return s;
+  a.min_size = SMALL + 1;
+  a.max_size = rx_tile<K>();
+  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, counts[2] ? a.nseg : 0);
+}
+
+/* The size class of a segment for rx_seg_launches: 0, 1, 2, or 3 (above a tile). */
+template <typename K> __host__ __device__ static int rx_class(u64 size) {
+  return size <= 32 ? 0 : size <= GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS ? 1 : size <= rx_tile<K>() ? 2 : 3;
+}
+
+/* The device-wide sort: kin (read by the first active pass; may be kbuf0) to kbuf0,
+ * values vin (NULL: iota) to vbuf0; scratch as rx_layout; kbuf1 given for argsort. */
+template <typename K, typename V, bool PV>
+static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf1, const V *vin,
+                                V *vbuf0, u64 n, gp_key_class kind, int desc, int discard_keys,
+                                char *scratch) {
+  const cudaStream_t st = (cudaStream_t)ctx->stream;
+  const rx_scratch_layout L = rx_layout(sizeof(K), PV ? (int)sizeof(V) : 0, n);
+  constexpr int NP = rx_npass<K>();
+  constexpr unsigned TILE = rx_tile<K>();
+  const u64 tiles = (n + TILE - 1) / TILE;
+  if (tiles > 0x7FFFFFFFull)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);
+  rx_sweep_args a;
+  a.kin = kin;
+  a.vin = vin;
+  a.kbuf[0] = kbuf0;
+  a.kbuf[1] = kbuf1 ? (void *)kbuf1 : (void *)(scratch + L.k1);
+  a.vbuf[0] = vbuf0;
+  a.vbuf[1] = PV ? (void *)(scratch + L.v1) : NULL;
+  a.n = n;
+  a.plan = (const rx_plan *)(scratch + L.plan);
+  a.gbase = (const u64 *)(scratch + L.gbase);
+  a.status = (u64 *)(scratch + L.status);
+  a.tickets = (unsigned *)(scratch + L.tickets);
+  a.kind = kind;
+  a.desc = desc;
+  a.discard_keys = discard_keys;
+  u64 *hist = (u64 *)(scratch + L.hist);
+  GP_CUDA_TRY(ctx, cudaMemsetAsync(hist, 0, L.gbase - L.hist, st));
+
+  const int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
+  u64 hblocks = (n + GP_RX_HIST_THREADS * 16 - 1) / (GP_RX_HIST_THREADS * 16);
+  if (hblocks > (u64)sms * GP_RX_HIST_BLOCKS_PER_SM) hblocks = (u64)sms * GP_RX_HIST_BLOCKS_PER_SM;
+  rx_histogram<K><<<(unsigned)hblocks, GP_RX_HIST_THREADS, 0, st>>>(kin, n, kind, desc, hist);
+  GP_LAUNCH_CHECK(ctx, "rx_histogram", hblocks, GP_RX_HIST_THREADS, 0);
+  rx_plan_kernel<<<1, GP_RX_RADIX, 0, st>>>(hist, (u64 *)a.gbase, NP, n,
+                                            (const void *)kin == (const void *)kbuf0,
+                                            (rx_plan *)a.plan);
+  GP_LAUNCH_CHECK(ctx, "rx_plan_kernel", 1, GP_RX_RADIX, 0);
+
+  constexpr size_t smem = sizeof(rx_sweep_smem<K, V, PV>);
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
+    gp_status s = rx_smem_attr(ctx, rx_onesweep<K, V, PV>, smem);
+    if (s) return s;
+    gp_dev_flag_set(&attr_set, ctx->device);
+  }
+  for (int p = 0; p < NP; p++) {
+    a.pass = p;
+    rx_onesweep<K, V, PV><<<(unsigned)tiles, GP_RX_THREADS, smem, st>>>(a);
+    GP_LAUNCH_CHECK(ctx, "rx_onesweep", tiles, GP_RX_THREADS, smem);
+  }
+  u64 fblocks = (n + 255) / 256;
+  if (fblocks > (u64)sms * 8) fblocks = (u64)sms * 8;
+  rx_fixup<K, V, PV><<<(unsigned)fblocks, 256, 0, st>>>(a);
+  GP_LAUNCH_CHECK(ctx, "rx_fixup", fblocks, 256, 0);
+  return GP_OK;
+}
+
+/* Sort of n keys in place (values along), by one block when they fit a tile. */
+template <typename K, typename V, bool PV>
+static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *values, u64 n,
+                           int desc, void *scratch) {
+  const gp_key_class kind = gp_key_class_of(kt);
+  if (rx_fits_block(sizeof(K), n)) {
+    rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc};
+    u64 counts[3] = {0, 0, 0};
+    counts[rx_class<K>(n)] = 1;
+    return rx_seg_launches<K, V, PV>(ctx, a, counts);
+  }
+  return rx_device_sort<K, V, PV>(ctx, (const K *)keys, (K *)keys, NULL, (const V *)values,
+                                  (V *)values, n, kind, desc, 0, (char *)scratch);
+}
+
+extern "C" gp_status gp_cuda_radix_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb,
+                                        void *values, size_t n, int desc, void *scratch) {
+  if (n <= 1) return GP_OK;
+  if (gp_dtype_size(kt) == 4) {
+    if (vb == 0) return rx_sort_t<uint32_t, uint32_t, false>(ctx, kt, keys, NULL, n, desc, scratch);
+    if (vb == 4) return rx_sort_t<uint32_t, uint32_t, true>(ctx, kt, keys, values, n, desc, scratch);
+    return rx_sort_t<uint32_t, u64, true>(ctx, kt, keys, values, n, desc, scratch);
+  }
+  if (vb == 0) return rx_sort_t<u64, uint32_t, false>(ctx, kt, keys, NULL, n, desc, scratch);
+  if (vb == 4) return rx_sort_t<u64, uint32_t, true>(ctx, kt, keys, values, n, desc, scratch);
+  return rx_sort_t<u64, u64, true>(ctx, kt, keys, values, n, desc, scratch);
+}
+
+template <typename K, typename V>
+static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, void *idx, u64 n,
+                              int desc, void *scratch) {
+  const gp_key_class kind = gp_key_class_of(kt);
+  if (rx_fits_block(sizeof(K), n)) {
+    rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc};
+    u64 counts[3] = {0, 0, 0};
+    counts[rx_class<K>(n)] = 1;
+    return rx_seg_launches<K, V, true>(ctx, a, counts);
+  }
+  char *sc = (char *)scratch;
+  K *k0 = (K *)sc;
+  return rx_device_sort<K, V, true>(ctx, (const K *)keys, k0, NULL, NULL, (V *)idx, n, kind, desc,
+                                    1, sc + rx_align(n * sizeof(K)));
+}
+
+extern "C" gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype kt, const void *keys,
+                                           int index_bytes, void *indices, size_t n, int desc,
+                                           void *scratch) {
+  if (n == 0) return GP_OK;
+  if (n == 1) {
+    if (index_bytes == 4) GP_CUDA_TRY(ctx, cudaMemsetAsync(indices, 0, 4, (cudaStream_t)ctx->stream));
+    else GP_CUDA_TRY(ctx, cudaMemsetAsync(indices, 0, 8, (cudaStream_t)ctx->stream));
+    return GP_OK;
+  }
+  if (gp_dtype_size(kt) == 4) {
+    if (index_bytes == 4) return rx_argsort_t<uint32_t, uint32_t>(ctx, kt, keys, indices, n, desc, scratch);
+    return rx_argsort_t<uint32_t, u64>(ctx, kt, keys, indices, n, desc, scratch);
+  }
+  if (index_bytes == 4) return rx_argsort_t<u64, uint32_t>(ctx, kt, keys, indices, n, desc, scratch);
+  return rx_argsort_t<u64, u64>(ctx, kt, keys, indices, n, desc, scratch);
+}
+
+/* ---- segments by offsets -------------------------------------------------------------- */
+/* What the offsets hold, found on the device: the first decrease, n, the segments of each
+ * size class, and the segments above a tile listed (begin, end) in `large`. */
+struct rx_summary {
+  u64 first_bad; /* set to all ones before the launch */
+  u64 n;
+  u64 counts[4];
+  u64 max_large;
+  u64 nlarge;
+};
+
+template <typename K>
+__global__ void __launch_bounds__(256)
+rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
+  const unsigned lane = threadIdx.x & 31;
+  const u64 stride = (u64)gridDim.x * blockDim.x;
+  /* warp-uniform trips: the ballots below need every lane */
+  for (u64 base = (u64)blockIdx.x * blockDim.x + (threadIdx.x - lane); base < nseg; base += stride) {
+    const u64 i = base + lane;
+    int cls = -1;
+    if (i < nseg) {
+      const u64 b = off[i], e = off[i + 1];
+      if (e < b) atomicMin(&s->first_bad, i);
+      else if (e - b >= 2) cls = rx_class<K>(e - b);
+      if (cls == 3) {
+        const u64 j = atomicAdd(&s->nlarge, 1ull);
+        large[2 * j] = b;
+        large[2 * j + 1] = e;
+        atomicMax(&s->max_large, e - b);
+      }
+    }
+    /* one atomic per warp and class */
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      const unsigned m = __ballot_sync(0xFFFFFFFFu, cls == c);
+      if (lane == 0 && m) atomicAdd(&s->counts[c], (u64)__popc(m));
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) s->n = off[nseg];
+}
+
+static void rx_summary_from_host(size_t kb, const uint64_t *off, size_t nseg,
+                                 gp_cuda_seg_summary *sum, uint64_t *large) {
+  memset(sum, 0, sizeof *sum);
+  sum->first_bad = UINT64_MAX;
+  for (size_t i = 0; i < nseg; i++) {
+    const u64 b = off[i], e = off[i + 1];
+    if (e < b) {
+      sum->first_bad = i;
+      return;
+    }
+    if (e - b < 2) continue;
+    const int c = kb == 4 ? rx_class<uint32_t>(e - b) : rx_class<u64>(e - b);
+    sum->counts[c]++;
+    if (c == 3) {
+      if (large) {
+        large[2 * sum->nlarge] = b;
+        large[2 * sum->nlarge + 1] = e;
+      }
+      sum->nlarge++;
+      if (e - b > sum->max_large) sum->max_large = e - b;
+    }
+  }
+  sum->n = off[nseg];
+}
+
+extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
+                                             const uint64_t *offsets, int on_device, size_t nseg,
+                                             gp_cuda_seg_summary *sum, uint64_t **large) {
+  const size_t kb = gp_dtype_size(key_type);
+  *large = NULL;
+  if (!on_device) {
+    rx_summary_from_host(kb, offsets, nseg, sum, NULL);
+    if (sum->nlarge) {
+      *large = (uint64_t *)malloc(sum->nlarge * 2 * sizeof(uint64_t));
+      if (!*large)
+        return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for the list of %llu large segments",
+                       (unsigned long long)sum->nlarge);
+      rx_summary_from_host(kb, offsets, nseg, sum, *large);
+    }
+    return GP_OK;
+  }
+  const cudaStream_t st = (cudaStream_t)ctx->stream;
+  gp_ws_layout lay = {0};
+  const size_t os = gp_ws_add(&lay, sizeof(rx_summary));
+  const size_t ol = gp_ws_add(&lay, nseg * 2 * sizeof(u64));
+  void *ws = NULL;
+  gp_status s = gp_ws_reserve(ctx, &lay, &ws);
+  if (s) return s;
+  rx_summary *ds = (rx_summary *)((char *)ws + os);
+  u64 *dl = (u64 *)((char *)ws + ol);
+  GP_CUDA_TRY(ctx, cudaMemsetAsync(ds, 0, sizeof *ds, st));
+  GP_CUDA_TRY(ctx, cudaMemsetAsync(&ds->first_bad, 0xFF, sizeof ds->first_bad, st));
+  const int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
+  u64 blocks = (nseg + 255) / 256;
+  if (blocks > (u64)sms * 8) blocks = (u64)sms * 8;
+  if (kb == 4) rx_summarize<uint32_t><<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, ds, dl);
+  else rx_summarize<u64><<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, ds, dl);
+  GP_LAUNCH_CHECK(ctx, "rx_summarize", blocks, 256, 0);
+  void *pin = NULL;
+  if ((s = gp_pinned(ctx, sizeof(rx_summary), &pin))) return s;
+  GP_CUDA_TRY(ctx, cudaMemcpyAsync(pin, ds, sizeof(rx_summary), cudaMemcpyDeviceToHost, st));
+  if ((s = gp_sync_stream(ctx))) return s;
+  const rx_summary *h = (const rx_summary *)pin;
+  sum->first_bad = h->first_bad;
+  sum->n = h->n;
+  for (int c = 0; c < 4; c++) sum->counts[c] = h->counts[c];
+  sum->max_large = h->max_large;
+  sum->nlarge = h->nlarge;
+  if (sum->first_bad == UINT64_MAX && sum->nlarge) {
+    *large = (uint64_t *)malloc(sum->nlarge * 2 * sizeof(uint64_t));
+    if (!*large)
+      return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for the list of %llu large segments",
+                     (unsigned long long)sum->nlarge);
+    s = gp_copy_sync(ctx, *large, dl, sum->nlarge * 2 * sizeof(uint64_t));
+    if (s) {
+      free(*large);
+      *large = NULL;
+      return s;
+    }
+  }
+  return GP_OK;
+}
+
+extern "C" size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
+                                                 const gp_cuda_seg_summary *sum) {
+  return sum->max_large ? rx_layout(gp_dtype_size(key_type), value_bytes, sum->max_large).end : 0;
+}
+
+template <typename K, typename V, bool PV>
+static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *values,
+                               const uint64_t *d_off, size_t nseg, const gp_cuda_seg_summary *sum,
+                               const uint64_t *large, int desc, void *scratch) {
+  const gp_key_class kind = gp_key_class_of(kt);
+  rx_seg_args a = {keys, values, keys, values, (const u64 *)d_off, nseg, 0, 0, 0, kind, desc};
+  const u64 counts[3] = {sum->counts[0], sum->counts[1], sum->counts[2]};
+  gp_status s = rx_seg_launches<K, V, PV>(ctx, a, counts);
+  if (s) return s;
+  for (u64 i = 0; i < sum->nlarge; i++) {
+    const u64 b = large[2 * i], sz = large[2 * i + 1] - b;
+    K *k = (K *)keys + b;
+    V *v = PV ? (V *)values + b : NULL;
+    if ((s = rx_device_sort<K, V, PV>(ctx, k, k, NULL, v, v, sz, kind, desc, 0, (char *)scratch)))
+      return s;
+  }
+  return GP_OK;
+}
+
+extern "C" gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb,
+                                            void *values, const uint64_t *d_off, size_t nseg,
+                                            const gp_cuda_seg_summary *sum, const uint64_t *large,
+                                            int desc, void *scratch) {
+  if (nseg == 0) return GP_OK;
+  if (gp_dtype_size(kt) == 4) {
+    if (vb == 0) return rx_segments_t<uint32_t, uint32_t, false>(ctx, kt, keys, NULL, d_off, nseg, sum, large, desc, scratch);
+    if (vb == 4) return rx_segments_t<uint32_t, uint32_t, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
+    return rx_segments_t<uint32_t, u64, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
+  }
+  if (vb == 0) return rx_segments_t<u64, uint32_t, false>(ctx, kt, keys, NULL, d_off, nseg, sum, large, desc, scratch);
+  if (vb == 4) return rx_segments_t<u64, uint32_t, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
+  return rx_segments_t<u64, u64, true>(ctx, kt, keys, values, d_off, nseg, sum, large, desc, scratch);
+}
