@@ -103,8 +103,8 @@ int cmd_info(int argc, char **argv) {
     json_str(used == GP_BACKEND_CUDA ? "a usable CUDA GPU" : why);
     printf(", \"device\": ");
     json_str(info.name);
-    printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"cpu_threads\": %d",
-           info.sm_count, info.cc_major, info.cc_minor, info.threads);
+    printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"arch\": %d, \"cpu_threads\": %d",
+           info.sm_count, info.cc_major, info.cc_minor, info.arch, info.threads);
     printf(", \"memory_bytes\": %zu, \"l2_bytes\": %zu, \"mem_clock_mhz\": %.1f, \"mem_bus_bits\": %d",
            info.global_mem_bytes, info.l2_bytes, info.mem_clock_khz / 1000.0, info.mem_bus_bits);
     printf(", \"theoretical_gbs\": %.1f", theo);
@@ -121,7 +121,10 @@ int cmd_info(int argc, char **argv) {
     printf("device:         %s\n", info.name);
     if (used == GP_BACKEND_CUDA) {
       printf("SMs:            %d\n", info.sm_count);
-      printf("compute cap.:   %d.%d\n", info.cc_major, info.cc_minor);
+      printf("compute cap.:   %d.%d", info.cc_major, info.cc_minor);
+      if (info.arch != info.cc_major * 10 + info.cc_minor)
+        printf(" (kernels take the paths of %d.%d: GPUPRIMS_FORCE_ARCH)", info.arch / 10, info.arch % 10);
+      printf("\n");
     } else {
       printf("threads:        %d\n", info.threads);
     }
