@@ -64,8 +64,9 @@ static void cpu_info(gp_device_info *info) {
  * compute capability where it is below the device's: an sm_90 GPU then runs every
  * fallback that older GPUs need (no thread-block clusters, smaller shared-memory tiles),
  * so one GPU tests them all. It never raises the arch: newer paths need the hardware. */
-static gp_status force_arch(gp_context *ctx, int *arch) {
+static gp_status forced_arch(gp_context *ctx, int *arch) {
   const char *env = getenv("GPUPRIMS_FORCE_ARCH");
+  *arch = 0;
   if (!env || !env[0]) return GP_OK;
   char *end = NULL;
   long v = strtol(env, &end, 10);
@@ -73,7 +74,7 @@ static gp_status force_arch(gp_context *ctx, int *arch) {
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "GPUPRIMS_FORCE_ARCH='%s' is not a compute capability written major * 10 "
                    "+ minor (such as 75, 80 or 86): fix it or unset it", env);
-  if (v < *arch) *arch = (int)v;
+  *arch = (int)v;
   return GP_OK;
 }
 
@@ -107,7 +108,7 @@ static gp_status cuda_open(gp_context *ctx) {
   info->mem_clock_khz = clock_khz;
   info->mem_bus_bits = bus;
   info->arch = p.major * 10 + p.minor;
-  return force_arch(ctx, &info->arch);
+  return GP_OK;
 }
 #endif
 
@@ -126,13 +127,16 @@ gp_status gp_create(gp_context **out, gp_backend backend) {
   case GP_BACKEND_AUTO:
   case GP_BACKEND_CUDA: {
 #if GP_HAVE_CUDA
-    gp_status s = cuda_open(ctx);
+    int forced;
+    gp_status s = forced_arch(ctx, &forced); /* a bad value fails AUTO too, GPU or not */
+    if (s != GP_OK) return s;
+    s = cuda_open(ctx);
     if (s == GP_OK) {
       ctx->backend = GP_BACKEND_CUDA;
+      if (forced && forced < ctx->info.arch) ctx->info.arch = forced;
       return GP_OK;
     }
-    /* a bad GPUPRIMS_FORCE_ARCH fails AUTO too, rather than quietly leaving the GPU */
-    if (backend == GP_BACKEND_CUDA || s == GP_ERR_INVALID_ARGUMENT) return s;
+    if (backend == GP_BACKEND_CUDA) return s;
     gp_clear_error(ctx);
     return GP_OK; /* AUTO: fall back to the CPU */
 #else
