@@ -33,6 +33,10 @@ cmake --build "$tmp/find" >/dev/null
 "$tmp/find/consumer_shared"
 echo "find_package: ok (static and shared)"
 
+if ! command -v pkg-config >/dev/null; then
+  echo "pkg-config is not installed: the pkg-config way is untested here (skipped)"
+  exit 77
+fi
 PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" pkg-config --exists gpuprims
 [ "$(PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" pkg-config --modversion gpuprims)" = "$major.$minor.$patch" ] \
   || { echo "pkg-config --modversion is not $major.$minor.$patch"; exit 1; }
