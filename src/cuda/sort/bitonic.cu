@@ -444,7 +444,7 @@ extern "C" gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype kt, void *ke
   if (vb == 0) return bs_run<4, u64, uint32_t, false>(ctx, k, (uint32_t *)NULL, a);
   if (vb == 4) return bs_run<4, u64, uint32_t, true>(ctx, k, (uint32_t *)values, a);
   /* 8-byte keys and values in tiles of 4096 take 68 KiB of shared memory, more than the
-     64 KiB a block may have before sm_80 (Turing): tiles of 2048 there */
+     64 KiB a block may have on sm_75 (Turing): tiles of 2048 there */
   if (ctx->info.arch < 80) return bs_run<3, u64, u64, true>(ctx, k, (u64 *)values, a);
   return bs_run<4, u64, u64, true>(ctx, k, (u64 *)values, a);
 }
