@@ -16,6 +16,10 @@ extern "C" {
 gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
                         void *out, gp_reduce_algo algo, unsigned two_phase_blocks);
 
+/* GP_REDUCE_AUTO's F32/F64 SUM: the exact sum of in[0..n) rounded once to `type`
+ * (src/cpu/reduce_exact_cpu.c). type is GP_F32 or GP_F64. */
+gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out);
+
 #ifdef __cplusplus
 }
 #endif
