@@ -112,7 +112,7 @@ gp_status gp_dtype_from_name(const char *name, gp_dtype *t);
 /* ---- reduction ---------------------------------------------------------------- */
 typedef enum gp_op { GP_SUM, GP_MIN, GP_MAX } gp_op;
 typedef enum gp_reduce_algo {
-  GP_REDUCE_AUTO,        /* the fastest deterministic path */
+  GP_REDUCE_AUTO,        /* the fastest deterministic path; float SUM correctly rounded */
   GP_REDUCE_INTERLEAVED, /* seed 000, 4.1: tid % (2*s) == 0 */
   GP_REDUCE_SEQUENTIAL,  /* seed 000, 4.2: tid < s */
   GP_REDUCE_TWO_PHASE,   /* seed 000, 4.3: grid-stride + second launch */
@@ -132,10 +132,16 @@ gp_dtype gp_reduce_out_type(gp_op op, gp_dtype type);
  *  - SUM of n = 0 is 0; MIN and MAX of n = 0 are GP_ERR_INVALID_ARGUMENT.
  *  - Integer SUM wraps modulo 2^64. MIN/MAX of floats propagate NaN (the result is
  *    the canonical quiet NaN if any element is NaN) and order -0 below +0.
- *  - Deterministic: the same input gives the same bits on every run. For GP_REDUCE_AUTO
- *    the summation tree of F32 and F64 SUM is fixed by n alone, so the bits are also
- *    the same for every grid size and on the CPU backend; F32 SUM accumulates in F64.
- *    The named seed algorithms give the same bits on both backends (the CPU backend
+ *  - GP_REDUCE_AUTO's F32 and F64 SUM are correctly rounded: the exact sum of the
+ *    inputs rounded once to the type (to nearest, ties to even). Any NaN gives the
+ *    canonical NaN, +inf and -inf together give NaN, one kind of inf gives that inf,
+ *    an exact sum beyond the type's range gives inf of its sign, and an exact zero is
+ *    -0 only when every input is -0 (as IEEE addition gives). So the bits do not
+ *    depend on order, grid, GPU or backend (permuting the input changes nothing).
+ *    Cost: memory speed for data of ordinary range; inputs whose bits reach far below
+ *    the running sum's (e.g. 1e300 and 1e-300 together) take a slower exact path.
+ *  - Deterministic: the same input gives the same bits on every run. AUTO's integer
+ *    SUM is exact (modulo 2^64) and MIN/MAX do not depend on order. The named seed algorithms give the same bits on both backends (the CPU backend
  *    follows the kernel's blocks, lanes and order of additions), except
  *    GP_REDUCE_WARP_ATOMIC on floats, whose per-block atomicAdd order varies from run
  *    to run on the GPU (integers stay exact).

@@ -31,8 +31,18 @@ gp_status gp_cuda_reduce_warp_atomic(gp_context *ctx, gp_op op, gp_dtype type,
 gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
                               size_t n, void *scratch, void *d_out);
 
+/* GP_REDUCE_AUTO's F32/F64 SUM (reduce_exact.cu): the exact sum rounded once, same
+ * contract as above (type is GP_F32 or GP_F64; no scratch). */
+gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
+                            void *d_out);
+
+/* The context's next ticket counter and exact-sum accumulator (acc may be NULL), both
+ * zero; the kernel that takes them leaves them zero again (reduce_auto.cu). */
+gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket, unsigned long long **acc);
+
 /* Tests only: forces the AUTO kernel's physical grid on ctx to `grid` blocks (clamped
- * to the number of virtual blocks; 0 = the automatic choice) to show the bits do not
+ * to the number of virtual blocks, or of tiles for the exact float SUM; 0 = the automatic
+ * choice) to show the bits do not
  * depend on it. */
 void gp_cuda_reduce_auto_force_grid(gp_context *ctx, unsigned grid);
 
