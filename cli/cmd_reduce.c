@@ -1,6 +1,7 @@
-/* `gpuprims reduce FILE`: sum, min or max of a .npy, raw or text file with a chosen
- * algorithm and backend. Prints the result alone on stdout (floats to round-trip
- * precision, integers exactly), so scripts can use it. */
+/* `gpuprims reduce FILE`: sum, min, max, argmin or argmax of a .npy, raw or text file
+ * with a chosen algorithm and backend. Prints the result alone on stdout (floats to
+ * round-trip precision, integers exactly; argmin/argmax: "INDEX VALUE"), so scripts
+ * can use it. */
 #include "commands.h"
 #include "cli_util.h"
 
@@ -10,11 +11,14 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: gpuprims reduce FILE [--op sum|min|max] [--algo ALGO] [--backend auto|cuda|cpu]\n"
+          "usage: gpuprims reduce FILE [--op sum|min|max|argmin|argmax] [--algo ALGO]\n"
+          "                            [--backend auto|cuda|cpu]\n"
           "                            [--dtype T] [--format npy|raw|text]\n\n"
           "Reduces the numbers in FILE and prints the result: f32 with %%.9g, f64 with %%.17g,\n"
           "integers exactly (integer sums widen to 64 bits and wrap modulo 2^64).\n"
-          "  --op       sum (default), min or max\n"
+          "  --op       sum (default), min, max, argmin or argmax (argmin/argmax print the\n"
+          "             index of the first minimum/maximum and its value; a NaN wins, as\n"
+          "             in NumPy; --algo does not apply)\n"
           "  --algo     auto (default), interleaved, sequential, two-phase, warp-atomic\n"
           "  --backend  auto (default: the GPU when usable), cuda or cpu\n"
           "  --dtype    element type of a raw file (required) or a text file (default f64):\n"
@@ -27,6 +31,7 @@ static void usage(FILE *f) {
 int cmd_reduce(int argc, char **argv) {
   const char *path = NULL;
   gp_op op = GP_SUM;
+  int arg = 0; /* argmin / argmax */
   gp_reduce_algo algo = GP_REDUCE_AUTO;
   gp_backend backend = GP_BACKEND_AUTO;
   gp_dtype dtype = (gp_dtype)-1;
@@ -46,9 +51,13 @@ int cmd_reduce(int argc, char **argv) {
       }
       if (i + 1 >= argc) { cli_error("reduce", "%s needs a value", a); return EXIT_USAGE; }
       const char *v = argv[++i];
-      if (strcmp(a, "--op") == 0 && gp_op_from_name(v, &op) != GP_OK) {
-        cli_error("reduce", "unknown op '%s': use sum, min or max", v);
-        return EXIT_USAGE;
+      if (strcmp(a, "--op") == 0) {
+        arg = strcmp(v, "argmin") == 0 || strcmp(v, "argmax") == 0;
+        if (arg) op = v[3] == 'm' && v[4] == 'i' ? GP_MIN : GP_MAX;
+        else if (gp_op_from_name(v, &op) != GP_OK) {
+          cli_error("reduce", "unknown op '%s': use sum, min, max, argmin or argmax", v);
+          return EXIT_USAGE;
+        }
       }
       if (strcmp(a, "--algo") == 0 && gp_reduce_algo_from_name(v, &algo) != GP_OK) {
         cli_error("reduce", "unknown algo '%s': use auto, interleaved, sequential, two-phase "
@@ -85,15 +94,19 @@ int cmd_reduce(int argc, char **argv) {
     gp_destroy(ctx);
     return 1;
   }
-  gp_dtype out_t = gp_reduce_out_type(op, arr.dtype);
+  gp_dtype out_t = arg ? arr.dtype : gp_reduce_out_type(op, arr.dtype);
   unsigned char out[8] = {0};
-  s = gp_reduce(ctx, op, arr.dtype, arr.data, arr.n, out, algo);
+  uint64_t index = 0;
+  if (arg) s = gp_argreduce(ctx, op, arr.dtype, arr.data, arr.n, out, &index);
+  else s = gp_reduce(ctx, op, arr.dtype, arr.data, arr.n, out, algo);
   gp_array_free(&arr);
   if (s != GP_OK) {
-    cli_error("reduce", "%s of %s failed: %s", gp_op_name(op), path, gp_last_error(ctx));
+    cli_error("reduce", "%s%s of %s failed: %s", arg ? "arg" : "", gp_op_name(op), path,
+              gp_last_error(ctx));
     gp_destroy(ctx);
     return 1;
   }
+  if (arg) printf("%" PRIu64 " ", index);
   switch (out_t) {
   case GP_F32: { float v; memcpy(&v, out, 4); printf("%.9g\n", (double)v); break; }
   case GP_F64: { double v; memcpy(&v, out, 8); printf("%.17g\n", v); break; }

@@ -152,6 +152,16 @@ gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
  * chapter's 64 blocks. Both backends honour it, so they still agree bit for bit. */
 gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks);
 
+/* Arg-min (op = GP_MIN) or arg-max (GP_MAX) of n >= 1 elements of `in`: *index_out gets
+ * the index of the first minimum (maximum) and *value_out (one element of `type`) its
+ * value; either pointer may be NULL. Ties go to the lowest index. Floats follow NumPy's
+ * argmin/argmax: the first NaN wins (its value comes back as the canonical quiet NaN)
+ * and -0 equals +0 (the first of them wins). Deterministic (the answer does not depend
+ * on the grid or backend); one pass over the input. Asynchronous on the context's
+ * stream when `in` and both outputs are device memory. */
+gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                       void *value_out, uint64_t *index_out);
+
 /* ---- sorting ------------------------------------------------------------------ */
 typedef enum gp_order { GP_ASCENDING, GP_DESCENDING } gp_order;
 typedef enum gp_sort_algo {

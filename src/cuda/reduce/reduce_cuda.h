@@ -36,6 +36,13 @@ gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const vo
 gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
                             void *d_out);
 
+/* gp_argreduce (argreduce.cu): index and value of the first minimum (op GP_MIN) or
+ * maximum (GP_MAX) of n >= 1 elements at d_in, into device-accessible d_value (one
+ * element) and d_index; scratch: gp_cuda_argreduce_scratch_bytes() bytes. Async. */
+size_t gp_cuda_argreduce_scratch_bytes(void);
+gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in, size_t n,
+                            void *scratch, void *d_value, uint64_t *d_index);
+
 /* The context's next ticket counter and exact-sum accumulator (acc may be NULL), both
  * zero; the kernel that takes them leaves them zero again (reduce_auto.cu). */
 gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket, unsigned long long **acc);
