@@ -162,6 +162,22 @@ gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks);
 gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
                        void *value_out, uint64_t *index_out);
 
+/* One reduction per segment: out[s] (of type gp_reduce_out_type(op, type)) gets the
+ * bits gp_reduce(ctx, op, type, segment s, len, &out[s], GP_REDUCE_AUTO) would give:
+ * float SUM correctly rounded, MIN/MAX and integer SUM as gp_reduce. An empty segment
+ * gives 0 for SUM and the identity for MIN/MAX (+inf / -inf; the type's max / min).
+ * gp_reduce_rows: nrows consecutive rows of row_len elements (a row-major 2-D array).
+ * gp_reduce_segments_offsets: segment s is in[offsets[s] .. offsets[s+1]) (nseg + 1
+ * uint64 offsets, not decreasing; `in` holds offsets[nseg] elements). Host offsets are
+ * checked in full; device offsets only at their ends (offsets[0] <= offsets[nseg]).
+ * Short segments take a warp of the GPU each, longer ones a block, a few huge rows one
+ * device-wide reduction each. Asynchronous on the context's stream when every array is
+ * device memory (device offsets cost one small synchronous read of their ends). */
+gp_status gp_reduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t nrows,
+                         size_t row_len, void *out);
+gp_status gp_reduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                                     const uint64_t *offsets, size_t nseg, void *out);
+
 /* ---- sorting ------------------------------------------------------------------ */
 typedef enum gp_order { GP_ASCENDING, GP_DESCENDING } gp_order;
 typedef enum gp_sort_algo {

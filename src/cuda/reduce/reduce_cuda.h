@@ -43,6 +43,14 @@ size_t gp_cuda_argreduce_scratch_bytes(void);
 gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in, size_t n,
                             void *scratch, void *d_value, uint64_t *d_index);
 
+/* gp_reduce_rows / gp_reduce_segments_offsets (reduce_segments.cu): nseg results of
+ * gp_reduce_out_type(op, type) into d_out; segment s is d_offsets[s] .. d_offsets[s+1]
+ * (device-accessible, validated) or, with d_offsets NULL, s*row_len .. (s+1)*row_len.
+ * mean_len (elements per segment) picks a warp or a block per segment. Async. */
+gp_status gp_cuda_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                                  const uint64_t *d_offsets, size_t row_len, size_t nseg,
+                                  double mean_len, void *d_out);
+
 /* The context's next ticket counter and exact-sum accumulator (acc may be NULL), both
  * zero; the kernel that takes them leaves them zero again (reduce_auto.cu). */
 gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket, unsigned long long **acc);
