@@ -114,6 +114,11 @@ expect_out "4 -1" reduce "$T/ties.txt" --backend cpu --op argmin
 printf '3\nnan\n9\nnan\n' > "$T/nan.txt"
 expect_out "1 nan" reduce "$T/nan.txt" --backend cpu --op argmin
 expect_rc 2 "argmax" reduce "$T/ties.txt" --op argmux
+# --rows N: one result per row
+expect_out "$(printf '3\n-1')" reduce "$T/small.txt" --backend cpu --rows 2
+expect_out "$(printf '1\n2\n3\n-4')" reduce "$T/small.txt" --backend cpu --rows 4 --op max
+expect_rc 1 "not a multiple of --rows 3" reduce "$T/small.txt" --backend cpu --rows 3
+expect_rc 2 "--rows needs" reduce "$T/small.txt" --rows 0
 # correctly rounded sums: the exact sum rounded once
 printf '1e308\n1\n-1e308\n' > "$T/cancel.txt"
 expect_out "1" reduce "$T/cancel.txt" --backend cpu
