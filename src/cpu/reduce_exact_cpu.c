@@ -45,7 +45,7 @@ static void exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
   const size_t nchunks = (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK;
   memset(acc, 0, (size_t)(L + 1) * sizeof *acc);
 #ifdef _OPENMP
-#pragma omp parallel
+#pragma omp parallel if (nchunks > 1)
 #endif
   {
     int64_t mine[GP_XS_MAX_LIMBS + 1];
