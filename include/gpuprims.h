@@ -202,6 +202,15 @@ gp_status gp_sort_pairs(gp_context *ctx, gp_dtype key_type, void *keys,
 gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
                            size_t segment_size, gp_order order);
 
+/* The k largest (order = GP_DESCENDING) or smallest (GP_ASCENDING) of n elements,
+ * 1 <= k <= n, sorted in that order, ties broken by the lower index (deterministic).
+ * Floats follow the sort's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+ * values gets k elements of `type` (their bits as in `in`), indices k uint64 positions;
+ * either may be NULL. Synchronizes. The CUDA path sorts all n (key, index) pairs
+ * (gp_sort_pairs) and needs about n * (element size + 16) bytes of device memory. */
+gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
+                  gp_order order, void *values, uint64_t *indices);
+
 /* ---- integration ---------------------------------------------------------------- */
 /* Integral of expr(x) over [a, b] by the trapezoidal rule with n trapezoids, evaluated
  * in F64 (see gp_integrate_ex). */

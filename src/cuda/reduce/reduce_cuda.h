@@ -51,6 +51,15 @@ gp_status gp_cuda_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, cons
                                   const uint64_t *d_offsets, size_t row_len, size_t nseg,
                                   double mean_len, void *d_out);
 
+/* gp_topk (topk.cu): keys (core/topk.h; 4- or 8-byte, as the type) and indices 0..n-1
+ * of n elements at d_in; then, after the pairs are sorted, values (may be NULL) and
+ * indices (may be NULL) of the first k. Async. */
+gp_status gp_cuda_topk_encode(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
+                              int largest, void *d_keys, uint64_t *d_idx);
+gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const void *d_in,
+                              const uint64_t *d_sorted_idx, size_t k, void *d_values,
+                              uint64_t *d_indices);
+
 /* The context's next ticket counter and exact-sum accumulator (acc may be NULL), both
  * zero; the kernel that takes them leaves them zero again (reduce_auto.cu). */
 gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket, unsigned long long **acc);
