@@ -119,6 +119,11 @@ expect_out "$(printf '3\n-1')" reduce "$T/small.txt" --backend cpu --rows 2
 expect_out "$(printf '1\n2\n3\n-4')" reduce "$T/small.txt" --backend cpu --rows 4 --op max
 expect_rc 1 "not a multiple of --rows 3" reduce "$T/small.txt" --backend cpu --rows 3
 expect_rc 2 "--rows needs" reduce "$T/small.txt" --rows 0
+# topk: "INDEX VALUE" lines, sorted, ties to the lower index
+expect_out "$(printf '1 9\n3 9\n0 3')" topk "$T/ties.txt" -k 3 --backend cpu
+expect_out "$(printf '4 -1\n5 -1')" topk "$T/ties.txt" -k 2 --smallest --backend cpu
+expect_rc 1 "1 <= k <= n" topk "$T/ties.txt" -k 7 --backend cpu
+expect_rc 2 "no -k K" topk "$T/ties.txt"
 # correctly rounded sums: the exact sum rounded once
 printf '1e308\n1\n-1e308\n' > "$T/cancel.txt"
 expect_out "1" reduce "$T/cancel.txt" --backend cpu
