@@ -34,6 +34,19 @@ template <> struct gp_xs_fmt<double> {
 __device__ __forceinline__ void gp_xs_store(float *out, double r) { *out = gp_rt_canon_f32((float)r); }
 __device__ __forceinline__ void gp_xs_store(double *out, double r) { *out = gp_rt_canon_f64(r); }
 
+/* normalize the block's (or the call's) limbs, round once, store: out of line, so its
+ * local arrays stay out of the kernel's register allocation */
+template <typename T> __device__ __noinline__ void gp_xs_finish(int64_t *limbs, T *out) {
+  gp_xs_normalize(limbs, gp_xs_fmt<T>::L);
+  gp_xs_store(out, gp_xs_round(limbs, gp_xs_fmt<T>::L, gp_xs_fmt<T>::LSB, gp_xs_fmt<T>::PREC));
+}
+
+/* Out of line too: inlined, the unrolled 68-limb carry chain made the F64 kernel spill
+ * ~150 bytes at 64 registers (ptxas -v, sm_90); out of line, 12. */
+template <typename T> __device__ __noinline__ void gp_xs_normalize_ool(int64_t *limbs) {
+  gp_xs_normalize(limbs, gp_xs_fmt<T>::L);
+}
+
 /* The rare path: x (a double holding an exact input, head or error term) into the
  * warp's shared accumulator; returns the flags it raises. Kept out of line so the hot
  * loop stays small. */
@@ -148,12 +161,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
   __syncthreads();
   int64_t *blk = reinterpret_cast<int64_t *>(wacc[0]);
-  if (tid == 0) gp_xs_normalize(blk, L);
-  __syncthreads();
   if (gridDim.x == 1) {
-    if (tid == 0) gp_xs_store(out, gp_xs_round(blk, L, gp_xs_fmt<T>::LSB, gp_xs_fmt<T>::PREC));
+    if (tid == 0) gp_xs_finish(blk, out);
     return;
   }
+  if (tid == 0) gp_xs_normalize_ool<T>(blk);
+  __syncthreads();
   if (tid <= (unsigned)L) {
     const gp_xs_u64 v = wacc[0][tid];
     if (v) {
@@ -170,8 +183,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   if (tid <= (unsigned)L) wacc[0][tid] = atomicExch(gacc + tid, 0ull);
   __syncthreads();
   if (tid == 0) {
-    gp_xs_normalize(blk, L);
-    gp_xs_store(out, gp_xs_round(blk, L, gp_xs_fmt<T>::LSB, gp_xs_fmt<T>::PREC));
+    gp_xs_finish(blk, out);
     *ticket = 0;
   }
 }
