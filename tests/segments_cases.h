@@ -125,6 +125,16 @@ static void sc_test_offsets(void) {
       memset(out, 0xAB, nseg * 8);
       if (sc_offsets(sc_ops[oi], sc_types[ti], in, offs, nseg, out) == GP_OK)
         sc_compare(sc_ops[oi], sc_types[ti], in, offs, offs + 1, nseg, out, "offsets");
+      /* tiny segments (0 .. 3 elements: a thread each on the GPU) over the same data */
+      {
+        uint64_t *small = (uint64_t *)malloc(3001 * 8);
+        small[0] = 0;
+        for (size_t q = 0; q < 3000; q++) small[q + 1] = small[q] + (check_rand64() % 4);
+        memset(out, 0xAB, nseg * 8);
+        if (sc_offsets(sc_ops[oi], sc_types[ti], in, small, 3000, out) == GP_OK)
+          sc_compare(sc_ops[oi], sc_types[ti], in, small, small + 1, 3000, out, "tiny offsets");
+        free(small);
+      }
       /* a sub-range of segments: offsets need not start at 0 */
       memset(out, 0xAB, nseg * 8);
       if (sc_offsets(sc_ops[oi], sc_types[ti], in, offs + 100, 50, out) == GP_OK)

@@ -1,8 +1,9 @@
 /* gp_reduce_rows / gp_reduce_segments_offsets on CUDA: one result per segment, each
  * with the bits gp_reduce (AUTO) gives for that segment alone. Float SUM is the exact
  * sum rounded once (core/exact_sum.h), MIN/MAX do not depend on order and integer SUM
- * is exact modulo 2^64, so any grouping of the additions is allowed: short segments get
- * one warp each, longer ones one block each (the host picks by the mean length).
+ * is exact modulo 2^64, so any grouping of the additions is allowed: the tiniest
+ * segments get one thread each, short ones one warp, longer ones one block (the host
+ * picks by the mean length).
  * Float SUM keeps TwoSum expansions per lane; when nothing had to leave them for the
  * group's shared superaccumulator (the usual case), the head and tail already hold the
  * exact sum and one rounding finishes; otherwise the superaccumulator is rounded. */
@@ -16,6 +17,9 @@
 #define GP_SEG_WARPS (GP_SEG_THREADS / GP_WARP_SIZE)
 #define GP_SEG_GRID_PER_SM 8u
 #define GP_XS_DIRTY 16u /* a flag bit: something went to the superaccumulator */
+#ifndef GP_SEG_THREAD_MAX_MEAN
+#define GP_SEG_THREAD_MAX_MEAN 8.0 /* mean segment length up to which a thread takes one */
+#endif
 #ifndef GP_SEG_WARP_MAX_MEAN
 #define GP_SEG_WARP_MAX_MEAN 512.0 /* mean segment length up to which a warp takes one */
 #endif
@@ -40,6 +44,10 @@ template <typename T, typename A, typename Op> struct gp_seg_plain {
   static __device__ __forceinline__ void merge(S &s, S o, gp_u64 *) { s = Op()(s, o); }
   static __device__ __forceinline__ S shfl(S s, int o) { return __shfl_down_sync(GP_FULL_MASK, s, o); }
   static __device__ __forceinline__ Out finish(S s, gp_u64 *) { return gp_rfinal<Out>(s); }
+  /* thread-per-segment mode: a step that never needs help, and no slow path */
+  static __device__ __forceinline__ bool step_try(S &s, T x) { s = Op()(s, static_cast<A>(x)); return true; }
+  static __device__ __forceinline__ Out finish_alone(S s) { return gp_rfinal<Out>(s); }
+  static __device__ Out slow_alone(const T *, size_t, size_t) { return Out(); }
 };
 
 /* Float SUM, exact: (h, l) expansions; the rare path adds into acc (L + 1 limbs). */
@@ -84,6 +92,28 @@ template <typename T> struct gp_seg_exact {
   static __device__ __forceinline__ S shfl(S s, int o) {
     return {__shfl_down_sync(GP_FULL_MASK, s.h, o), __shfl_down_sync(GP_FULL_MASK, s.l, o)};
   }
+  /* thread-per-segment mode: the expansion alone, or false when an input did not fit */
+  static __device__ __forceinline__ bool step_try(S &s, T x) {
+    if (sizeof(T) == 4) return gp_xs_add1(&s.h, (double)x);
+    return gp_xs_add2(&s.h, &s.l, (double)x);
+  }
+  static __device__ __forceinline__ Out finish_alone(S s) {
+    if (sizeof(T) == 4) return gp_rt_canon_f32((float)s.h);
+    return gp_rt_canon_f64(gp_rt_f64_bits(s.h) == 0x8000000000000000ull ? s.h : s.h + s.l);
+  }
+  /* every input of [b, e) straight into a thread-local superaccumulator, then rounded */
+  static __device__ __noinline__ Out slow_alone(const T *in, size_t b, size_t e) {
+    int64_t a[L + 1];
+    for (int i = 0; i <= L; i++) a[i] = 0;
+    for (size_t i = b; i < e; i++) {
+      const double x = (double)in[i];
+      if (gp_rt_f64_bits(x) == 0) a[L] |= GP_XS_NOT_NEG0; /* +0: the sum is not -0 */
+      gp_xs_add_plain(a, L, LSB, x);
+    }
+    gp_xs_normalize(a, L);
+    const double r = gp_xs_round(a, L, LSB, sizeof(T) == 4 ? 24 : 53);
+    return sizeof(T) == 4 ? (Out)gp_rt_canon_f32((float)r) : (Out)gp_rt_canon_f64(r);
+  }
   /* one thread, after the group's flushes are visible; leaves acc zero */
   static __device__ Out finish(S s, gp_u64 *acc) {
     if (acc[L] == 0) { /* h + l is the exact sum: one rounding; a -0 head: all inputs -0 */
@@ -110,6 +140,25 @@ template <typename P> __device__ __forceinline__ typename P::S gp_seg_warp_tree(
     if (lane < (unsigned)o) P::merge(s, t, acc);
   }
   return s;
+}
+
+/* One thread per segment (the tiniest segments): the expansion alone; a segment whose
+ * inputs do not all fit it is redone from scratch into a thread-local superaccumulator. */
+template <typename T, typename P>
+__global__ __launch_bounds__(GP_SEG_THREADS) void gp_seg_thread_kernel(
+    const T *__restrict__ in, gp_seg_map map, size_t nseg, typename P::Out *out) {
+  const size_t stride = (size_t)gridDim.x * GP_SEG_THREADS;
+  for (size_t s = (size_t)blockIdx.x * GP_SEG_THREADS + threadIdx.x; s < nseg; s += stride) {
+    const size_t b = map.begin(s), e = map.end(s);
+    if (b >= e) {
+      out[s] = P::empty();
+      continue;
+    }
+    typename P::S st = P::init();
+    bool ok = true;
+    for (size_t i = b; i < e; i++) ok &= P::step_try(st, __ldg(in + i));
+    out[s] = ok ? P::finish_alone(st) : P::slow_alone(in, b, e);
+  }
 }
 
 /* One warp per segment. acc: GP_SEG_WARPS x ACC_LIMBS limbs (zero), one per warp. */
@@ -184,7 +233,12 @@ static gp_status gp_seg_launch(gp_context *ctx, const void *d_in, const uint64_t
   typename P::Out *out = static_cast<typename P::Out *>(d_out);
   const size_t sms = ctx->info.sm_count > 0 ? (size_t)ctx->info.sm_count : 1;
   cudaStream_t st = (cudaStream_t)ctx->stream;
-  if (mean_len <= GP_SEG_WARP_MAX_MEAN) {
+  if (mean_len <= GP_SEG_THREAD_MAX_MEAN) {
+    size_t g = (nseg + GP_SEG_THREADS - 1) / GP_SEG_THREADS;
+    if (g > sms * GP_SEG_GRID_PER_SM) g = sms * GP_SEG_GRID_PER_SM;
+    gp_seg_thread_kernel<T, P><<<(unsigned)g, GP_SEG_THREADS, 0, st>>>(in, map, nseg, out);
+    GP_LAUNCH_CHECK(ctx, "gp_seg_thread_kernel", g, GP_SEG_THREADS, 0);
+  } else if (mean_len <= GP_SEG_WARP_MAX_MEAN) {
     size_t g = (nseg + GP_SEG_WARPS - 1) / GP_SEG_WARPS;
     if (g > sms * GP_SEG_GRID_PER_SM) g = sms * GP_SEG_GRID_PER_SM;
     gp_seg_warp_kernel<T, P, ACC_LIMBS><<<(unsigned)g, GP_SEG_THREADS, 0, st>>>(in, map, nseg, out);
