@@ -289,8 +289,10 @@ def adapter_of(a):
 def _resolve(a):
     mod = type(a).__module__.split(".")[0]
     key = "jax" if mod == "jaxlib" else mod if mod in _FACTORIES else None
-    if key == "numpy" and not hasattr(a, "flags"):
-        key = None  # a NumPy scalar
+    if key == "numpy":
+        import numpy
+        if not isinstance(a, numpy.ndarray):
+            key = None  # a NumPy scalar
     if key is None and hasattr(a, "__cuda_array_interface__"):
         key = "cai"
     if key is None:
