@@ -117,12 +117,13 @@ def _offsets_arg(offsets, dev, n_keys_ad):
     return ptr, n - 1
 
 
-def _sort_in_place(ad, x, descending, algo, offsets, ctx, values=None):
-    """Sorts x (and values with it) in place along the last axis, or by offsets."""
-    ptr, n, code, dev, stream = ad.describe(x, True)
+def _sort_in_place(ad, x, descending, algo, offsets, ctx, values=None, mine=False):
+    """Sorts x (and values with it) in place along the last axis, or by offsets.
+    mine: x and values are new arrays of this call (JAX's too), not the caller's."""
+    ptr, n, code, dev, stream = ad.describe(x, not mine)
     vptr = vcode = None
     if values is not None:
-        vptr, _, vcode, _, _ = ad.describe(values, True)
+        vptr, _, vcode, _, _ = ad.describe(values, not mine)
     c = context_for(ctx, dev)
     c._prepare(dev, stream)
     order = L.DESCENDING if descending else L.ASCENDING
@@ -185,8 +186,11 @@ def sort(a, descending: bool = False, algo: str = "auto", *, offsets=None, out=N
     """
     ad = adapter_of(a)
     ad.describe(a, False)
-    x = ad.copy(a) if out is None else _copy_into(ad, a, out, "out")
-    _sort_in_place(ad, x, descending, algo, offsets, ctx)
+    if out is None:
+        x = ad.copy(a)
+    else:
+        x = _copy_into(ad, a, out, "out")
+    _sort_in_place(ad, x, descending, algo, offsets, ctx, mine=out is None)
     return x
 
 
@@ -214,7 +218,7 @@ def sort_pairs(keys, values, descending: bool = False, algo: str = "auto", *,
         v = out[1]
         if v is not values:
             v[...] = values
-    _sort_in_place(ad, k, descending, algo, offsets, ctx, values=v)
+    _sort_in_place(ad, k, descending, algo, offsets, ctx, values=v, mine=out is None)
     return k, v
 
 
@@ -246,7 +250,7 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
         return idx
     # the stable pair sort of (a copy of the keys, 0 1 2 ...) moves the indices along
     keys, idx = ad.copy(a), ad.iota(a, shape, icode)
-    _sort_in_place(ad, keys, descending, "auto", None, ctx, values=idx)
+    _sort_in_place(ad, keys, descending, "auto", None, ctx, values=idx, mine=True)
     return idx
 
 
