@@ -4,6 +4,8 @@ and how it makes a new array of the caller's type on the caller's device. Nothin
 copies an input: a layout the library cannot take is an error."""
 from __future__ import annotations
 
+from ctypes import addressof, c_char
+
 from . import _cuda
 from . import _lib as L
 
@@ -41,7 +43,10 @@ class _Numpy:
             raise _bad_dtype(a.dtype)
         if not a.flags.c_contiguous:
             raise _not_contiguous("NumPy")
-        if write and not a.flags.writeable:
+        if a.flags.writeable and a.size:
+            # 0.6 us, where a.ctypes.data takes 2 us
+            return addressof(c_char.from_buffer(a)), a.size, code, None, None
+        if write:
             raise ValueError("the NumPy array is read-only; it cannot be sorted in place")
         return a.ctypes.data, a.size, code, None, None
 

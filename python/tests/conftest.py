@@ -3,10 +3,12 @@ usable), a moderate hypothesis profile (GPUPRIMS_HYPOTHESIS_EXAMPLES raises it),
 NumPy references for the library's documented orders."""
 import os
 
-import numpy as np
-import pytest
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX beside torch/CuPy
 
-import gpuprims
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import gpuprims  # noqa: E402
 
 try:
     from hypothesis import HealthCheck, settings
