@@ -176,41 +176,52 @@ def run_suite(suite, timer, torch, cupy, args, rows_out):
 
 
 def overhead(torch, cupy, args, rows_out):
-    """Wall-clock cost per call of the binding: gpuprims.sum(x) against the bare
-    ctypes gp_reduce it makes (same context, pointers and stream), and the ctypes
-    dispatch floor (gp_backend_of). binding = gpuprims - bare ctypes + floor is what
-    the package adds over calling the C function from C."""
+    """Wall-clock cost per call of the binding. "binding overhead" is gpuprims.sum(x)
+    with its C call swapped for a C function that returns at once (a prototype with
+    gp_reduce's arguments bound to gp_set_two_phase_blocks, which with these arguments
+    sets the default and returns GP_OK): all the package adds over a C program calling
+    gp_reduce. For scale: gpuprims.sum(x) and the bare ctypes gp_reduce call, real,
+    with the same context, pointers and stream, and the ctypes floor (gp_backend_of)."""
+    import ctypes
     import numpy as np
+    from gpuprims._arrays import adapter_of
+    from gpuprims.context import context_for
     iters = 2000 if args.quick else 20000
-    n = 1  # the C call does almost nothing, so the difference is the binding
+    n = 1024
     targets = [("numpy cpu", np.ones(n, np.float32), gpuprims.Context("cpu"))]
     if torch is not None:
         targets.append(("torch cuda", torch.ones(n, device="cuda"), None))
     if cupy is not None:
         targets.append(("cupy cuda", cupy.ones(n, dtype=cupy.float32), None))
+
+    def per_call(fn):
+        best = math.inf
+        for _ in range(5):
+            t0 = time.perf_counter_ns()
+            for _ in range(iters):
+                fn()
+            best = min(best, (time.perf_counter_ns() - t0) / iters * 1e-9)
+        return best
+
+    real = L.reduce
+    stub = ctypes.CFUNCTYPE(*([real.restype] + list(real.argtypes)))(
+        ("gp_set_two_phase_blocks", L.lib))
     for name, x, ctx in targets:
         gpuprims.sum(x, ctx=ctx)
-        from gpuprims._arrays import adapter_of
-        from gpuprims.context import context_for
         ptr, _, code, dev, stream = adapter_of(x).describe(x, False)
         c = context_for(ctx, dev)
-        h, addr, red = c._h, c._addr, L.reduce
-        floor = L.backend_of
-
-        def per_call(fn):
-            best = math.inf
-            for _ in range(5):
-                t0 = time.perf_counter_ns()
-                for _ in range(iters):
-                    fn()
-                best = min(best, (time.perf_counter_ns() - t0) / iters * 1e-9)
-            return best
+        h, addr = c._h, c._addr
         t_api = per_call(lambda: gpuprims.sum(x, ctx=ctx))
-        t_raw = per_call(lambda: red(h, L.SUM, code, ptr, n, addr, 0))
-        t_floor = per_call(lambda: floor(h))
+        t_raw = per_call(lambda: real(h, L.SUM, code, ptr, n, addr, 0))
+        t_floor = per_call(lambda: L.backend_of(h))
+        L.reduce = stub
+        try:
+            t_bind = per_call(lambda: gpuprims.sum(x, ctx=ctx))
+        finally:
+            L.reduce = real
         for impl, t in (("gpuprims.sum", t_api), ("ctypes gp_reduce", t_raw),
                         ("ctypes floor (gp_backend_of)", t_floor),
-                        ("binding overhead", t_api - t_raw + t_floor)):
+                        ("binding overhead", t_bind)):
             rows_out.append({"impl": impl, "case": "overhead " + name, "dtype": "f32",
                              "n": n, "bytes": n * 4, "elements": n, "ok": True,
                              "samples": 5, "median_s": t, "mean_s": t, "min_s": t,
