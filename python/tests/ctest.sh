@@ -11,4 +11,4 @@ fi
 export GPUPRIMS_LIBRARY=$lib
 export PYTHONPATH=$repo/python${PYTHONPATH:+:$PYTHONPATH}
 cd "$repo/python"
-exec "$py" -m pytest -q -p no:cacheprovider tests
+exec "$py" -m pytest -q -p no:cacheprovider --doctest-modules gpuprims tests
