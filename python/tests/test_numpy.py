@@ -342,3 +342,32 @@ def test_failed_call_leaves_data(ctx):
     with pytest.raises(gpuprims.UnsupportedError):
         gpuprims.sort_pairs(k, v, algo="bitonic-seed", out=(k, v), ctx=ctx)
     assert k.tolist() == [3.0, 1.0, 2.0] and v.tolist() == [1, 2, 3]
+
+
+@given(st.lists(st.integers(-9, 9), min_size=1, max_size=4),
+       st.floats(-4, 4), st.floats(0.01, 4), st.integers(1, 3000),
+       st.sampled_from(["f64", "f32"]))
+def test_integrate_polynomials_match_trapezoid(coefs, lo, width, n, precision):
+    expr = "+".join("(%d)*x^%d" % (c, i) for i, c in enumerate(coefs))
+    hi = lo + width
+    x = np.linspace(lo, hi, n + 1)
+    f = sum(c * x ** i for i, c in enumerate(coefs))
+    want = (hi - lo) / n * (f[0] / 2 + f[1:-1].sum() + f[-1] / 2)
+    got = gpuprims.integrate(expr, lo, hi, n=n, precision=precision,
+                             ctx=gpuprims.Context("cpu"))
+    scale = (hi - lo) * max(1.0, float(np.abs(f).max()))
+    tol = 1e-12 if precision == "f64" else 1e-5
+    assert abs(got - want) <= tol * scale
+
+
+@given(st.sampled_from(gpuprims.model.ALGOS), st.integers(5, 10))
+def test_model_totals_are_the_sums_of_their_steps(algo, log_block):
+    block = 1 << log_block
+    d = gpuprims.model.divergence(algo, block=block)
+    assert d.total.kernel.issue_passes == sum(s.issue_passes for s in d.steps)
+    assert d.total.table.issue_passes == sum(s.issue_passes for s in d.steps if s.in_table)
+    assert d.total.kernel.mixed_warps == sum(s.mixed_warps for s in d.steps)
+    b = gpuprims.model.banks(algo, block=block)
+    assert b.total.ld_conflicts == sum(a.conflicts for a in b.accesses if not a.is_store)
+    assert b.total.st_conflicts == sum(a.conflicts for a in b.accesses if a.is_store)
+    assert all(a.wavefronts == a.ideal + a.conflicts for a in b.accesses)
