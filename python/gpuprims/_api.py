@@ -97,9 +97,10 @@ def _same_kind(ad, ref, x, what, ad_x=None):
 
 
 def _copy_into(ad, src, out, what):
+    """out, holding a copy of src (nothing to copy when out is src)."""
     _same_kind(ad, src, out, what)
     if ad.describe(out, True)[2] != ad.describe(src, False)[2]:
-        raise TypeError("%s must have the keys' dtype" % what)
+        raise TypeError("%s must have the dtype of the array it receives" % what)
     if out is not src:
         out[...] = src
     return out
@@ -214,10 +215,7 @@ def sort_pairs(keys, values, descending: bool = False, algo: str = "auto", *,
         k, v = ad.copy(keys), ad.copy(values)
     else:
         k = _copy_into(ad, keys, out[0], "out[0]")
-        _same_kind(ad, values, out[1], "out[1]")
-        v = out[1]
-        if v is not values:
-            v[...] = values
+        v = _copy_into(ad, values, out[1], "out[1]")
     _sort_in_place(ad, k, descending, algo, offsets, ctx, values=v, mine=out is None)
     return k, v
 

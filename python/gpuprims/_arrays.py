@@ -206,7 +206,7 @@ class _Jax:
 
     @property
     def index_code(self):
-        return L.I64 if self.jax.config.jax_enable_x64 else L.I32
+        return L.I64 if getattr(self.jax.config, "jax_enable_x64", False) else L.I32
 
     def _device(self, a):
         devs = a.devices()

@@ -371,3 +371,15 @@ def test_model_totals_are_the_sums_of_their_steps(algo, log_block):
     assert b.total.ld_conflicts == sum(a.conflicts for a in b.accesses if not a.is_store)
     assert b.total.st_conflicts == sum(a.conflicts for a in b.accesses if a.is_store)
     assert all(a.wavefronts == a.ideal + a.conflicts for a in b.accesses)
+
+
+def test_sort_pairs_out_and_checks(ctx):
+    k, v = np.array([3, 1, 2], np.uint32), np.array([30.0, 10.0, 20.0], np.float32)
+    rk, rv = gpuprims.sort_pairs(k, v, out=(k, v), ctx=ctx)
+    assert rk is k and rv is v and k.tolist() == [1, 2, 3] and v.tolist() == [10, 20, 30]
+    with pytest.raises(TypeError, match="dtype"):
+        gpuprims.sort_pairs(k, v, out=(k, np.empty(3, np.float64)), ctx=ctx)
+    with pytest.raises(ValueError, match="shape"):
+        gpuprims.sort_pairs(k, np.zeros(4, np.float32), ctx=ctx)
+    with pytest.raises(TypeError, match="got list"):
+        gpuprims.sort_pairs(k, [1.0, 2.0, 3.0], ctx=ctx)
