@@ -36,7 +36,7 @@ class Timer:
             self.events = lambda: (torch.cuda.Event(enable_timing=True),
                                    torch.cuda.Event(enable_timing=True))
             self.sync = torch.cuda.synchronize
-            l2 = torch.cuda.get_device_properties(0).L2_cache_size
+            l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 64 << 20)
             self.scratch = torch.empty(2 * l2 // 4 + 1, dtype=torch.int32, device="cuda")
         else:
             self.events = lambda: (cupy.cuda.Event(), cupy.cuda.Event())
