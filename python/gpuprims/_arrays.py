@@ -225,8 +225,25 @@ class _Jax:
                             "returns a new array")
         d = self._device(a)
         a.block_until_ready()
-        ptr, n, code, _, _ = _cai(a, "JAX")
+        if hasattr(a, "__cuda_array_interface__"):
+            ptr, n, code, _, _ = _cai(a, "JAX")
+        else:  # JAX versions without it: the buffer's address through DLPack
+            ptr, n, code = self._dlpack(a)
         return ptr, n, code, getattr(d, "local_hardware_id", d.id), 0
+
+    def _dlpack(self, a):
+        """(ptr, n, code) of a's buffer, read by CuPy or PyTorch from a's DLPack
+        capsule (zero-copy; the buffer stays a's)."""
+        for name in ("cupy", "torch"):
+            try:
+                mod = __import__(name)
+            except ImportError:
+                continue
+            view = mod.from_dlpack(a)
+            ptr, n, code, _, _ = adapter_of(view).describe(view, False)
+            return ptr, n, code
+        raise TypeError("this JAX array has no __cuda_array_interface__; gpuprims then "
+                        "reads it through DLPack, which needs CuPy or PyTorch installed")
 
     def shape(self, a):
         return tuple(a.shape)
