@@ -1,7 +1,8 @@
 """python -m gpuprims.plot FILE.json -o FILE.png: draws a benchmark JSON (the CLI
 harness's --json, or python -m gpuprims.bench --json) with matplotlib: one panel per
-case, time (or throughput) against n on log axes, one line per implementation and
-dtype, so the peers sit side by side. A case measured at one n becomes a bar chart.
+case (or --one-panel), time (or throughput) against n on log axes, one line per
+implementation and dtype, so the peers sit side by side. A case measured at one n
+becomes a bar chart.
 
   python -m gpuprims.plot py_bench.json -o py_bench.png
   python -m gpuprims.plot sort.json -o sort.png --y throughput --cases sort,argsort
@@ -24,12 +25,16 @@ def load_rows(path, cases=None):
     return doc, rows
 
 
-def group(rows):
-    """{case: {(impl, dtype): [(n, row), ...]}} in the file's order."""
+def group(rows, one_panel=False):
+    """{panel: {line label: [(n, row), ...]}} in the file's order: a panel per case
+    with a line per implementation and dtype, or one panel with a line per case too."""
     g = OrderedDict()
     for r in rows:
-        g.setdefault(r["case"], OrderedDict()).setdefault((r["impl"], r["dtype"]), []) \
-            .append((r["n"], r))
+        if one_panel:
+            panel, label = "", "%s %s %s" % (r["impl"], r["case"], r["dtype"])
+        else:
+            panel, label = r["case"], "%s %s" % (r["impl"], r["dtype"])
+        g.setdefault(panel, OrderedDict()).setdefault(label, []).append((r["n"], r))
     return g
 
 
@@ -44,12 +49,12 @@ def value(r, y):
 LABELS = {"time": "median time (us)", "throughput": "elements / s", "gbs": "GB/s"}
 
 
-def draw(doc, rows, out, y="time", title=None):
+def draw(doc, rows, out, y="time", title=None, one_panel=False):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    g = group(rows)
+    g = group(rows, one_panel)
     if not g:
         raise SystemExit("gpuprims.plot: no successful rows to draw")
     ncase = len(g)
@@ -59,7 +64,7 @@ def draw(doc, rows, out, y="time", title=None):
     for ax, (case, lines) in zip(axes.flat, g.items()):
         ns = {n for pts in lines.values() for n, _ in pts}
         if len(ns) == 1:  # one size: bars per implementation
-            labels = ["%s %s" % k for k in lines]
+            labels = list(lines)
             vals = [value(pts[0][1], y) for pts in lines.values()]
             ax.bar(range(len(vals)), vals, color=["C%d" % i for i in range(len(vals))])
             ax.set_xticks(range(len(vals)))
@@ -68,10 +73,10 @@ def draw(doc, rows, out, y="time", title=None):
                 ax.annotate("%.3g" % v, (i, v), ha="center", va="bottom", fontsize=8)
             ax.set_xlabel("n = %d" % next(iter(ns)))
         else:
-            for (impl, dt), pts in lines.items():
+            for label, pts in lines.items():
                 pts.sort(key=lambda p: p[0])
                 ax.plot([p[0] for p in pts], [value(p[1], y) for p in pts], marker="o",
-                        ms=3, label="%s %s" % (impl, dt))
+                        ms=3, label=label)
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
             ax.set_xlabel("n (elements)")
@@ -97,9 +102,11 @@ def main(argv=None):
     p.add_argument("--y", choices=list(LABELS), default="time")
     p.add_argument("--cases", help="comma-separated case prefixes to keep")
     p.add_argument("--title")
+    p.add_argument("--one-panel", action="store_true",
+                   help="every case in one panel (e.g. the seed ladder's algorithms)")
     a = p.parse_args(argv)
     doc, rows = load_rows(a.json, a.cases.split(",") if a.cases else None)
-    draw(doc, rows, a.out, a.y, a.title)
+    draw(doc, rows, a.out, a.y, a.title, a.one_panel)
     print("wrote", a.out)
     return 0
 

@@ -41,3 +41,6 @@ def test_plot_draws_lines_and_bars(tmp_path):
     doc, kept = plot.load_rows(str(src), ["rows"])
     assert [r["case"] for r in kept] == ["rows 16384x1024"] * 2
     assert list(plot.group(kept)) == ["rows 16384x1024"]
+    one = plot.group(kept, one_panel=True)
+    assert list(one[""]) == ["gpuprims rows 16384x1024 f32", "torch rows 16384x1024 f32"]
+    assert plot.main([str(src), "-o", str(png), "--one-panel"]) == 0
