@@ -30,6 +30,9 @@ def _cuda_context():
 
 CUDA_CTX = _cuda_context()
 BACKENDS = ["cpu"] + (["cuda"] if CUDA_CTX is not None else [])
+CONTEXTS = {"cpu": gpuprims.Context("cpu"), "cuda": CUDA_CTX}
+# for hypothesis tests, which cannot take the function-scoped ctx fixture
+each_backend = pytest.mark.parametrize("backend", BACKENDS)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import DTYPES, bits, order_key, ref_argsort
+from conftest import CONTEXTS, DTYPES, bits, each_backend, order_key, ref_argsort
 
 import gpuprims
 from gpuprims import _lib
@@ -52,12 +52,12 @@ def ref_sum(a):
     return math.fsum(a.astype(np.float64).tolist())
 
 
+@each_backend
 @given(st.data())
-def test_sum_matches_reference(data):
+def test_sum_matches_reference(backend, data):
     dt = data.draw(dtypes)
     a = data.draw(arrays(dt, specials=False))
-    c = gpuprims.Context("cpu")
-    got = gpuprims.sum(a, ctx=c)
+    got = gpuprims.sum(a, ctx=CONTEXTS[backend])
     want = ref_sum(a)
     if a.dtype.kind in "iu":
         assert isinstance(got, int) and got == want
@@ -84,11 +84,12 @@ def ref_extreme(a, op):
     return a[np.argmin(k) if op == "min" else np.argmax(k)]
 
 
+@each_backend
 @given(st.data(), st.sampled_from(["min", "max"]))
-def test_min_max_match_reference(data, op):
+def test_min_max_match_reference(backend, data, op):
     dt = data.draw(dtypes)
     a = data.draw(arrays(dt, min_n=1))
-    got = getattr(gpuprims, op)(a, ctx=gpuprims.Context("cpu"))
+    got = getattr(gpuprims, op)(a, ctx=CONTEXTS[backend])
     want = ref_extreme(a, op)
     if a.dtype.kind == "f":
         if math.isnan(want):
@@ -104,7 +105,7 @@ def test_backends_agree_bit_for_bit(ctx):
     for dt in (np.float32, np.float64):
         for n in (0, 1, 33, 1025, 65537, 1 << 20):
             a = (rng.standard_normal(n) * 1e3).astype(dt)
-            want = gpuprims.sum(a, ctx=gpuprims.Context("cpu"))
+            want = gpuprims.sum(a, ctx=CONTEXTS["cpu"])
             got = gpuprims.sum(a, ctx=ctx)
             assert np.float64(got).tobytes() == np.float64(want).tobytes(), (dt, n)
 
@@ -137,46 +138,50 @@ def test_reduce_2d_reduces_everything(ctx):
 
 
 # ---- sorts ---------------------------------------------------------------------------
+@each_backend
 @given(st.data(), st.booleans())
-def test_sort_matches_reference(data, descending):
+def test_sort_matches_reference(backend, data, descending):
     dt = data.draw(dtypes)
     a = data.draw(arrays(dt))
-    got = gpuprims.sort(a, descending=descending, ctx=gpuprims.Context("cpu"))
+    got = gpuprims.sort(a, descending=descending, ctx=CONTEXTS[backend])
     want = a[ref_argsort(a, descending)]
     assert got.dtype == a.dtype and got.shape == a.shape
     assert np.array_equal(bits(got), bits(want))
 
 
+@each_backend
 @given(st.data(), st.booleans())
-def test_argsort_is_stable_reference(data, descending):
+def test_argsort_is_stable_reference(backend, data, descending):
     dt = data.draw(dtypes)
     a = data.draw(arrays(dt))
     # few distinct values: stability decides most of the order
     a = a[np.random.default_rng(len(a)).integers(0, max(1, len(a) // 8 + 1), len(a))] \
         if len(a) else a
     a = np.ascontiguousarray(a)
-    got = gpuprims.argsort(a, descending=descending, ctx=gpuprims.Context("cpu"))
+    got = gpuprims.argsort(a, descending=descending, ctx=CONTEXTS[backend])
     assert got.dtype == np.int64
     assert np.array_equal(got, ref_argsort(a, descending))
 
 
+@each_backend
 @given(st.data(), st.booleans())
-def test_sort_pairs_matches_stable_reference(data, descending):
+def test_sort_pairs_matches_stable_reference(backend, data, descending):
     kt, vt = data.draw(dtypes), data.draw(dtypes)
     k = data.draw(arrays(kt, max_n=300))
     v = data.draw(hnp.arrays(vt, len(k), elements=elements(vt)))
-    sk, sv = gpuprims.sort_pairs(k, v, descending=descending, ctx=gpuprims.Context("cpu"))
+    sk, sv = gpuprims.sort_pairs(k, v, descending=descending, ctx=CONTEXTS[backend])
     p = ref_argsort(k, descending)
     assert np.array_equal(bits(sk), bits(k[p]))
     assert np.array_equal(bits(sv), bits(v[p]))
 
 
+@each_backend
 @given(st.data(), st.booleans())
-def test_rows_sort_along_last_axis(data, descending):
+def test_rows_sort_along_last_axis(backend, data, descending):
     dt = data.draw(dtypes)
     rows, cols = data.draw(st.integers(1, 12)), data.draw(st.integers(1, 70))
     a = data.draw(hnp.arrays(dt, (rows, cols), elements=elements(dt)))
-    got = gpuprims.sort(a, descending=descending, ctx=gpuprims.Context("cpu"))
+    got = gpuprims.sort(a, descending=descending, ctx=CONTEXTS[backend])
     want = np.take_along_axis(a, ref_argsort(a, descending), axis=-1)
     assert np.array_equal(bits(got), bits(want))
 
@@ -226,8 +231,9 @@ def test_rows_argsort_and_pairs(ctx):
     assert k.tolist() == [[1, 2, 3], [-1, 0, 0]] and v.tolist() == [[10, 20, 30], [-10, 0, 0]]
 
 
+@each_backend
 @given(st.data(), st.booleans())
-def test_segments_by_offsets(data, descending):
+def test_segments_by_offsets(backend, data, descending):
     if _lib.sort_segments_offsets is None:
         with pytest.raises(NotImplementedError, match="gp_sort_segments_offsets"):
             gpuprims.sort(np.zeros(4, np.int32), offsets=np.array([0, 2, 4], np.uint64))
@@ -236,7 +242,7 @@ def test_segments_by_offsets(data, descending):
     a = data.draw(arrays(dt, max_n=300))
     cuts = sorted(data.draw(st.lists(st.integers(0, len(a)), max_size=6)))
     off = np.array([0] + cuts + [len(a)], dtype=np.uint64)
-    got = gpuprims.sort(a, descending=descending, offsets=off, ctx=gpuprims.Context("cpu"))
+    got = gpuprims.sort(a, descending=descending, offsets=off, ctx=CONTEXTS[backend])
     want = a.copy()
     for lo, hi in zip(off[:-1], off[1:]):
         seg = a[int(lo):int(hi)]
@@ -344,17 +350,18 @@ def test_failed_call_leaves_data(ctx):
     assert k.tolist() == [3.0, 1.0, 2.0] and v.tolist() == [1, 2, 3]
 
 
+@each_backend
 @given(st.lists(st.integers(-9, 9), min_size=1, max_size=4),
        st.floats(-4, 4), st.floats(0.01, 4), st.integers(1, 3000),
        st.sampled_from(["f64", "f32"]))
-def test_integrate_polynomials_match_trapezoid(coefs, lo, width, n, precision):
+def test_integrate_polynomials_match_trapezoid(backend, coefs, lo, width, n, precision):
     expr = "+".join("(%d)*x^%d" % (c, i) for i, c in enumerate(coefs))
     hi = lo + width
     x = np.linspace(lo, hi, n + 1)
     f = sum(c * x ** i for i, c in enumerate(coefs))
     want = (hi - lo) / n * (f[0] / 2 + f[1:-1].sum() + f[-1] / 2)
     got = gpuprims.integrate(expr, lo, hi, n=n, precision=precision,
-                             ctx=gpuprims.Context("cpu"))
+                             ctx=CONTEXTS[backend])
     scale = (hi - lo) * max(1.0, float(np.abs(f).max()))
     tol = 1e-12 if precision == "f64" else 1e-5
     assert abs(got - want) <= tol * scale
