@@ -390,3 +390,27 @@ def test_sort_pairs_out_and_checks(ctx):
         gpuprims.sort_pairs(k, np.zeros(4, np.float32), ctx=ctx)
     with pytest.raises(TypeError, match="got list"):
         gpuprims.sort_pairs(k, [1.0, 2.0, 3.0], ctx=ctx)
+
+
+class _FakeCAI:
+    """An object that only advertises __cuda_array_interface__ (never dereferenced)."""
+
+    def __init__(self, shape, typestr, strides=None):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr,
+                                         "data": (0x1000, False), "strides": strides,
+                                         "version": 3}
+
+
+def test_cuda_array_interface_layouts():
+    from gpuprims._arrays import _cai
+    assert _cai(_FakeCAI((3, 4), "<f4"), "x")[:3] == (0x1000, 12, _lib.F32)
+    assert _cai(_FakeCAI((3, 4), "<u8", (32, 8)), "x")[:3] == (0x1000, 12, _lib.U64)
+    assert _cai(_FakeCAI((3, 1), "<i4", (4, 999)), "x")[1] == 3  # size-1 axis: any stride
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _cai(_FakeCAI((3, 4), "<f4", (4, 12)), "x")  # Fortran order
+    with pytest.raises(ValueError, match="C-contiguous"):
+        _cai(_FakeCAI((6,), "<f8", (16,)), "x")  # every other element
+    with pytest.raises(TypeError, match="<f2"):
+        _cai(_FakeCAI((2,), "<f2"), "x")
+    with pytest.raises(ValueError, match="the CPU backend"):
+        gpuprims.sum(_FakeCAI((2,), "<f4"), ctx=CONTEXTS["cpu"])
