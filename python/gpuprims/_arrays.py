@@ -145,7 +145,8 @@ class _Cupy:
             raise _bad_dtype(c.dtype)
         if not c.flags.c_contiguous:
             raise _not_contiguous("CuPy")
-        return c.data.ptr, c.size, code, c.device.id, self.cp.cuda.get_current_stream().ptr
+        dev = c.device.id
+        return c.data.ptr, c.size, code, dev, self.cp.cuda.get_current_stream(dev).ptr
 
     def shape(self, c):
         return c.shape
