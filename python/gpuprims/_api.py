@@ -1,0 +1,288 @@
+"""The NumPy-like functions: reductions, sorts, argsort, pairs, segments, integrate.
+Each one reads its arrays through an adapter (no copies of inputs), picks the context
+for the arrays' device, sets the caller's stream and makes one C call."""
+from __future__ import annotations
+
+import ctypes
+from typing import Optional, Tuple, Union
+
+from . import _lib as L
+from ._arrays import adapter_of
+from .context import Context, context_for, default_context
+
+# gp_reduce_out_type: integer SUM widens (I32 -> I64, U32 -> U64)
+_SUM_OUT = (L.F32, L.F64, L.I64, L.I64, L.U64, L.U64)
+_PRECISIONS = {"f64": L.F64, "float64": L.F64, "f32": L.F32, "float32": L.F32}
+
+
+def _algo(table, algo):
+    a = table.get(algo)
+    if a is None:
+        raise ValueError("algo must be one of %s; got %r" % (", ".join(table), algo))
+    return a
+
+
+def _reduce(op, a, algo, keep_on_device, ctx):
+    ad = adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    c = context_for(ctx, dev)
+    c._prepare(dev, stream)
+    alg = L.REDUCE_ALGOS.get(algo)
+    if alg is None:
+        alg = _algo(L.REDUCE_ALGOS, algo)
+    out_code = _SUM_OUT[code] if op == L.SUM else code
+    if keep_on_device:
+        out = ad.empty(a, (), out_code)
+        c._call(L.reduce, op, code, ptr, n, ad.describe(out, False)[0], alg)
+        if ad.sync_after:
+            c.synchronize()
+        return out
+    if c._cu:
+        c._call(L.reduce, op, code, ptr, n, c._addr, alg)
+    else:
+        st = L.reduce(c._h, op, code, ptr, n, c._addr, alg)
+        if st:
+            raise c._error(st)
+    return c._views[out_code].value
+
+
+def sum(a, algo: str = "auto", keep_on_device: bool = False,
+        ctx: Optional[Context] = None):
+    """Sum of every element of `a` (any shape, C-contiguous).
+
+    Returns a Python float or int; with keep_on_device=True a 0-d array of a's type on
+    a's device, written asynchronously on the caller's stream. Integer sums widen to
+    64 bits (int32 -> int64, uint32 -> uint64) and wrap modulo 2^64. Float sums are
+    deterministic: algo="auto" gives the same bits on every run, GPU and backend
+    (float32 accumulates in float64). algo: "auto", "interleaved", "sequential",
+    "two-phase", "warp-atomic" (the seed kernels; "warp-atomic" floats vary by run).
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.sum(np.arange(1, 101, dtype=np.int32))
+    5050
+    """
+    return _reduce(L.SUM, a, algo, keep_on_device, ctx)
+
+
+def min(a, algo: str = "auto", keep_on_device: bool = False,
+        ctx: Optional[Context] = None):
+    """Smallest element of `a` (NaN if any element is NaN; -0.0 below +0.0). An empty
+    array raises InvalidArgumentError.
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.min(np.array([3.0, -1.5, 2.0]))
+    -1.5
+    """
+    return _reduce(L.MIN, a, algo, keep_on_device, ctx)
+
+
+def max(a, algo: str = "auto", keep_on_device: bool = False,
+        ctx: Optional[Context] = None):
+    """Largest element of `a` (NaN if any element is NaN).
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.max(np.array([3, 9, 2], dtype=np.uint64))
+    9
+    """
+    return _reduce(L.MAX, a, algo, keep_on_device, ctx)
+
+
+def _same_kind(ad, ref, x, what, ad_x=None):
+    """x must be the same framework, shape and device as ref."""
+    if (ad_x or adapter_of(x)) is not ad:
+        raise TypeError("%s must be a %s array like the keys" % (what, ad.name))
+    if ad.shape(x) != ad.shape(ref):
+        raise ValueError("%s has shape %s but the keys have %s"
+                         % (what, ad.shape(x), ad.shape(ref)))
+
+
+def _copy_into(ad, src, out, what):
+    """out, holding a copy of src (nothing to copy when out is src)."""
+    _same_kind(ad, src, out, what)
+    if ad.describe(out, True)[2] != ad.describe(src, False)[2]:
+        raise TypeError("%s must have the dtype of the array it receives" % what)
+    if out is not src:
+        out[...] = src
+    return out
+
+
+def _offsets_arg(offsets, dev, n_keys_ad):
+    ad = adapter_of(offsets)
+    ptr, n, code, odev, _ = ad.describe(offsets, False)
+    if code not in (L.I64, L.U64):
+        raise TypeError("offsets must be int64 or uint64 (nseg + 1 of them, from 0 to n)")
+    if odev is not None and odev != dev:
+        raise ValueError("offsets are on cuda:%d but the keys are not" % odev)
+    if n < 1:
+        raise ValueError("offsets needs nseg + 1 >= 1 entries (0, ..., n)")
+    return ptr, n - 1
+
+
+def _sort_in_place(ad, x, descending, algo, offsets, ctx, values=None, mine=False):
+    """Sorts x (and values with it) in place along the last axis, or by offsets.
+    mine: x and values are new arrays of this call (JAX's too), not the caller's."""
+    ptr, n, code, dev, stream = ad.describe(x, not mine)
+    vptr = vcode = None
+    if values is not None:
+        vptr, _, vcode, _, _ = ad.describe(values, not mine)
+    c = context_for(ctx, dev)
+    c._prepare(dev, stream)
+    order = L.DESCENDING if descending else L.ASCENDING
+    alg = _algo(L.SORT_ALGOS, algo)
+    shape = ad.shape(x)
+    if not shape:
+        raise ValueError("a 0-d array has no axis to sort along")
+    if offsets is not None and len(shape) != 1:
+        raise ValueError("offsets take a 1-d array of keys (got shape %s)" % (shape,))
+    if offsets is None and len(shape) > 1 and shape[-1] != n and n > 0:
+        if alg != 0:
+            raise ValueError("algo=%r applies to one sort; rows sort with the segmented "
+                             "sort, which picks its own algorithm" % algo)
+        if values is None:
+            c._call(L.sort_segments, code, ptr, n, shape[-1], order)
+            _finish(ad, c)
+            return
+        offsets = ad.offsets(x, n // shape[-1], shape[-1])
+    if offsets is not None:
+        optr, nseg = _offsets_arg(offsets, dev, ad)
+        fn = L.sort_segments_offsets if values is None else L.sort_pairs_segments_offsets
+        if values is None:
+            c._call(fn, code, ptr, optr, nseg, order)
+        else:
+            c._call(fn, code, ptr, vcode, vptr, optr, nseg, order)
+    elif values is None:
+        c._call(L.sort, code, ptr, n, order, alg)
+    else:
+        c._call(L.sort_pairs, code, ptr, vcode, vptr, n, order, alg)
+    _finish(ad, c)
+
+
+def _finish(ad, c):
+    if ad.sync_after:
+        c.synchronize()
+
+
+def sort(a, descending: bool = False, algo: str = "auto", *, offsets=None, out=None,
+         ctx: Optional[Context] = None):
+    """A sorted copy of `a`, like np.sort: along the last axis (each row of a 2-d array
+    sorts on its own), or each segment offsets[i]:offsets[i+1] of a 1-d array.
+
+    out: an array of a's type, shape and dtype to write into; out=a sorts in place
+    (the NumPy-like in-place form; JAX arrays are immutable and take no out).
+    Floats sort in a total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+    algo: "auto", "bitonic", "bitonic-seed" or "radix".
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.sort(np.array([3, 1, 2], dtype=np.int32), descending=True)
+    array([3, 2, 1], dtype=int32)
+    >>> gpuprims.sort(np.array([[2.0, 1.0], [0.5, -1.0]]))
+    array([[ 1. ,  2. ],
+           [-1. ,  0.5]])
+    """
+    ad = adapter_of(a)
+    ad.describe(a, False)
+    if out is None:
+        x = ad.copy(a)
+    else:
+        x = _copy_into(ad, a, out, "out")
+    _sort_in_place(ad, x, descending, algo, offsets, ctx, mine=out is None)
+    return x
+
+
+def sort_pairs(keys, values, descending: bool = False, algo: str = "auto", *,
+               offsets=None, out: Optional[Tuple] = None, ctx: Optional[Context] = None):
+    """(sorted keys, values in the keys' order): a stable sort, so equal keys keep
+    their values' input order. Along the last axis, or by offsets, as sort().
+    out=(k, v) writes there; out=(keys, values) sorts both in place.
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.sort_pairs(np.array([2, 1, 2, 0], dtype=np.int32),
+    ...                     np.array([10., 20., 30., 40.]))
+    (array([0, 1, 2, 2], dtype=int32), array([40., 20., 10., 30.]))
+    """
+    ad = adapter_of(keys)
+    ad.describe(keys, False)
+    vad = adapter_of(values)
+    _same_kind(ad, keys, values, "values", vad)
+    vad.describe(values, False)
+    if out is None:
+        k, v = ad.copy(keys), ad.copy(values)
+    else:
+        k = _copy_into(ad, keys, out[0], "out[0]")
+        v = _copy_into(ad, values, out[1], "out[1]")
+    _sort_in_place(ad, k, descending, algo, offsets, ctx, values=v, mine=out is None)
+    return k, v
+
+
+def argsort(a, descending: bool = False, stable: bool = True, *,
+            ctx: Optional[Context] = None):
+    """Indices that sort `a` along the last axis (int64; int32 for JAX without x64).
+    Always stable: equal keys keep their input order, ascending or descending (the
+    argument is accepted for NumPy/PyTorch compatibility).
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.argsort(np.array([3.0, 1.0, 2.0, 1.0]))
+    array([1, 3, 2, 0])
+    """
+    ad = adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    shape = ad.shape(a)
+    if not shape:
+        raise ValueError("a 0-d array has no axis to sort along")
+    icode = ad.index_code
+    one_sort = len(shape) == 1 or shape[-1] == n
+    if one_sort:
+        idx = ad.empty(a, shape, icode)
+        c = context_for(ctx, dev)
+        c._prepare(dev, stream)
+        iptr = ad.describe(idx, False)[0]
+        c._call(L.argsort, code, ptr, L.U64 if icode == L.I64 else L.U32, iptr, n,
+                L.DESCENDING if descending else L.ASCENDING)
+        _finish(ad, c)
+        return idx
+    # the stable pair sort of (a copy of the keys, 0 1 2 ...) moves the indices along
+    keys, idx = ad.copy(a), ad.iota(a, shape, icode)
+    _sort_in_place(ad, keys, descending, "auto", None, ctx, values=idx, mine=True)
+    return idx
+
+
+def integrate(expr: str, a: Union[float, str], b: Union[float, str], n: int = 2 ** 24,
+              precision: str = "f64", ctx: Optional[Context] = None) -> float:
+    """Integral of expr(x) over [a, b] by the trapezoidal rule with n trapezoids.
+
+    expr uses x, numbers, + - * / ^, pi, e and sin cos tan exp log sqrt abs floor ceil
+    pow min max. a and b may be numbers or constant expressions ("pi/2"). precision:
+    "f64", or "f32" (x and f in float, sums in double). Deterministic; on CUDA the
+    first call for an expression compiles it (NVRTC), later calls are one launch.
+
+    >>> import gpuprims
+    >>> round(gpuprims.integrate("sin(x)^2", 0, "pi", n=1000), 12)
+    1.570796326795
+    """
+    c = context_for(ctx, None)
+    p = _PRECISIONS.get(precision)
+    if p is None:
+        raise ValueError("precision must be 'f64' or 'f32'; got %r" % (precision,))
+    c._prepare(None, None)
+    lo, hi = _bound(c, a), _bound(c, b)
+    r = ctypes.c_double()
+    c._call(L.integrate_ex, expr.encode(), lo, hi, int(n), p, ctypes.byref(r))
+    return r.value
+
+
+def _bound(c, v) -> float:
+    if isinstance(v, str):
+        r = ctypes.c_double()
+        c._call(L.expr_value, v.encode(), 0.0, ctypes.byref(r))
+        return r.value
+    return float(v)
+
+
+def version() -> str:
+    """The library's version and the backends compiled in, e.g. "0.1.0 (cuda + cpu)"."""
+    return L.version().decode()
+
+
+def device_info(ctx: Optional[Context] = None):
+    """What the default (or given) context runs on."""
+    return (ctx or default_context(None)).info()

@@ -1,0 +1,324 @@
+"""python -m gpuprims.bench: gpuprims beside PyTorch and CuPy on the same tensors in
+the same process. Each sample is CUDA events around the Python call (Python overhead
+included on every side), after an L2 flush; samples run until the noise is below
+0.5% or a cap; the median counts. Writes the CLI harness's JSON (--json FILE), which
+`python -m gpuprims.plot` draws. Also measures the binding's own cost per call
+(suite "overhead", wall clock: gpuprims vs the bare ctypes call it makes).
+
+  python -m gpuprims.bench --json py_bench.json            # every suite
+  python -m gpuprims.bench --suites sum,overhead --quick   # a fast look
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import statistics
+import sys
+import time
+
+import gpuprims
+from gpuprims import _lib as L
+
+SIZES = [1 << 11, 1 << 16, 1 << 20, 1 << 21, 1 << 24, 1 << 28]
+ROWS = [(16384, 1024)]
+SEG_TOTAL, SEG_SIZES = 1 << 24, [32, 128, 512, 1024, 2048, 4096]
+
+
+class Timer:
+    """CUDA events on the current (legacy default) stream, where torch and CuPy both
+    launch unless told otherwise; an L2 flush before each sample."""
+
+    def __init__(self, torch, cupy, flush):
+        self.torch, self.cupy = torch, cupy
+        if torch is not None:
+            self.events = lambda: (torch.cuda.Event(enable_timing=True),
+                                   torch.cuda.Event(enable_timing=True))
+            self.sync = torch.cuda.synchronize
+            l2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", 64 << 20)
+            self.scratch = torch.empty(2 * l2 // 4 + 1, dtype=torch.int32, device="cuda")
+        else:
+            self.events = lambda: (cupy.cuda.Event(), cupy.cuda.Event())
+            self.sync = cupy.cuda.runtime.deviceSynchronize
+            l2 = cupy.cuda.runtime.getDeviceProperties(0)["l2CacheSize"]
+            self.scratch = cupy.empty(2 * l2 // 4 + 1, dtype=cupy.int32)
+        self.flush = flush
+
+    def sample(self, fn):
+        if self.flush:
+            self.scratch.fill_(0) if self.torch is not None else self.scratch.fill(0)
+        a, b = self.events()
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        if self.torch is not None:
+            return a.elapsed_time(b) * 1e-3
+        return self.cupy.cuda.get_elapsed_time(a, b) * 1e-3
+
+    def measure(self, fn, args):
+        for _ in range(args.warmup):
+            fn()
+        self.sync()
+        t0, xs = time.perf_counter(), []
+        while len(xs) < args.max_samples:
+            xs.append(self.sample(fn))
+            if len(xs) >= args.min_samples:
+                m = statistics.fmean(xs)
+                if statistics.pstdev(xs) / m < args.noise:
+                    break
+                if time.perf_counter() - t0 > args.max_time:
+                    break
+        return xs
+
+
+def row(impl, case, dtype, n, nbytes, xs, capped=False):
+    med = statistics.median(xs)
+    mean = statistics.fmean(xs)
+    return {"impl": impl, "case": case, "dtype": dtype, "n": n, "bytes": nbytes,
+            "elements": n, "ok": True, "samples": len(xs), "median_s": med,
+            "mean_s": mean, "min_s": min(xs), "max_s": max(xs),
+            "noise": statistics.pstdev(xs) / mean if mean > 0 else 0.0,
+            "elem_per_s": n / med if med > 0 else 0.0,
+            "gbs": nbytes / med * 1e-9 if med > 0 else 0.0, "time_capped": capped,
+            "l2_flushed": True}
+
+
+def failed(impl, case, dtype, n, err):
+    return {"impl": impl, "case": case, "dtype": dtype, "n": n, "bytes": 0, "elements": n,
+            "ok": False, "error": "%s: %s" % (type(err).__name__, err)}
+
+
+def cases(suite, torch, cupy, args):
+    """(case, dtype, n, bytes, {impl: (make_inputs, call)}) for one suite."""
+    if suite == "sum":
+        for n in args.sizes:
+            impls = {"gpuprims": lambda t: gpuprims.sum(t)}
+            if torch:
+                impls["torch"] = lambda t: t.sum().item()
+            if cupy:
+                impls["cupy"] = lambda c: float(c.sum())
+            yield "sum .item()", args.sum_dtype, n, n * 4, impls
+    elif suite in ("sort", "argsort"):
+        for n in args.sizes:
+            if suite == "sort":
+                impls = {"gpuprims": lambda t: gpuprims.sort(t)}
+                if torch:
+                    impls["torch"] = lambda t: torch.sort(t)
+                if cupy:
+                    impls["cupy"] = lambda c: cupy.sort(c)
+            else:
+                impls = {"gpuprims": lambda t: gpuprims.argsort(t)}
+                if torch:
+                    impls["torch"] = lambda t: torch.argsort(t, stable=True)
+                if cupy:
+                    impls["cupy"] = lambda c: cupy.argsort(c)
+            yield suite, args.sort_dtype, n, n * 4, impls
+    elif suite in ("rows", "segments"):
+        shapes = ROWS if suite == "rows" else [(SEG_TOTAL // s, s) for s in SEG_SIZES]
+        for r, c in shapes:
+            impls = {"gpuprims": lambda t: gpuprims.sort(t)}
+            if torch:
+                impls["torch"] = lambda t: torch.sort(t, dim=1)
+            if cupy:
+                impls["cupy"] = lambda x: cupy.sort(x, axis=1)
+            name = "rows %dx%d" % (r, c) if suite == "rows" else "segments of %d" % c
+            yield name, args.rows_dtype, r * c, r * c * 4, impls, (r, c)
+
+
+def make(fw, torch, cupy, dtype, shape, seed):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    h = (rng.standard_normal(n).astype(dtype) if dtype.startswith("float")
+         else rng.integers(-2 ** 31, 2 ** 31 - 1, n).astype(dtype)).reshape(shape)
+    if fw == "cupy":
+        return cupy.asarray(h)
+    return torch.from_numpy(h).cuda()
+
+
+def run_suite(suite, timer, torch, cupy, args, rows_out):
+    names = {"f32": "float32", "i32": "int32", "f64": "float64", "i64": "int64"}
+    for item in cases(suite, torch, cupy, args):
+        case, dt, n, nbytes, impls = item[:5]
+        shape = item[5] if len(item) > 5 else (n,)
+        got = {}
+        try:  # one tensor for every implementation; CuPy sees torch's memory
+            x = make("torch" if torch is not None else "cupy", torch, cupy, names[dt],
+                     shape, n)
+            xc = cupy.asarray(x) if cupy is not None and torch is not None else x
+        except Exception as e:
+            x = xc = e
+        for impl, fn in impls.items():
+            arg = xc if impl == "cupy" else x
+            try:
+                if isinstance(arg, Exception):
+                    raise arg
+                r = row(impl, case, dt, n, nbytes, timer.measure(lambda: fn(arg), args))
+            except Exception as e:  # a peer or size that fails is a row, not the end
+                r = failed(impl, case, dt, n, e)
+            got[impl] = r
+            rows_out.append(r)
+        x = xc = arg = None
+        if torch is not None:
+            torch.cuda.empty_cache()
+        ours = got.get("gpuprims")
+        if ours and ours["ok"]:
+            for peer in ("torch", "cupy"):
+                p = got.get(peer)
+                if p and p["ok"]:
+                    ours.setdefault("ratios", {})[peer] = p["median_s"] / ours["median_s"]
+            if "ratios" in ours:
+                first = next(iter(ours["ratios"]))
+                ours["ratio"], ours["ratio_to"] = ours["ratios"][first], first
+        print_rows([got[k] for k in impls])
+
+
+def overhead(torch, cupy, args, rows_out):
+    """Wall-clock cost per call of the binding. "binding overhead" is gpuprims.sum(x)
+    with its C call swapped for a C function that returns at once (a prototype with
+    gp_reduce's arguments bound to gp_set_two_phase_blocks, which with these arguments
+    sets the default and returns GP_OK): all the package adds over a C program calling
+    gp_reduce. For scale: gpuprims.sum(x) and the bare ctypes gp_reduce call, real,
+    with the same context, pointers and stream, and the ctypes floor (gp_backend_of)."""
+    import ctypes
+    import numpy as np
+    from gpuprims._arrays import adapter_of
+    from gpuprims.context import context_for
+    iters = 2000 if args.quick else 20000
+    n = 1024
+    targets = [("numpy cpu", np.ones(n, np.float32), gpuprims.Context("cpu"))]
+    if torch is not None:
+        targets.append(("torch cuda", torch.ones(n, device="cuda"), None))
+    if cupy is not None:
+        targets.append(("cupy cuda", cupy.ones(n, dtype=cupy.float32), None))
+
+    def per_call(fn):
+        best = math.inf
+        for _ in range(5):
+            t0 = time.perf_counter_ns()
+            for _ in range(iters):
+                fn()
+            best = min(best, (time.perf_counter_ns() - t0) / iters * 1e-9)
+        return best
+
+    real = L.reduce
+    stub = ctypes.CFUNCTYPE(*([real.restype] + list(real.argtypes)))(
+        ("gp_set_two_phase_blocks", L.lib))
+    for name, x, ctx in targets:
+        gpuprims.sum(x, ctx=ctx)
+        ptr, _, code, dev, stream = adapter_of(x).describe(x, False)
+        c = context_for(ctx, dev)
+        h, addr = c._h, c._addr
+        t_api = per_call(lambda: gpuprims.sum(x, ctx=ctx))
+        t_raw = per_call(lambda: real(h, L.SUM, code, ptr, n, addr, 0))
+        t_floor = per_call(lambda: L.backend_of(h))
+        L.reduce = stub
+        try:
+            t_bind = per_call(lambda: gpuprims.sum(x, ctx=ctx))
+        finally:
+            L.reduce = real
+        for impl, t in (("gpuprims.sum", t_api), ("ctypes gp_reduce", t_raw),
+                        ("ctypes floor (gp_backend_of)", t_floor),
+                        ("binding overhead", t_bind)):
+            rows_out.append({"impl": impl, "case": "overhead " + name, "dtype": "f32",
+                             "n": n, "bytes": n * 4, "elements": n, "ok": True,
+                             "samples": 5, "median_s": t, "mean_s": t, "min_s": t,
+                             "max_s": t, "noise": 0.0, "elem_per_s": n / t if t > 0 else 0,
+                             "gbs": 0.0, "time_capped": False, "l2_flushed": False,
+                             "note": "wall clock per call, best of 5 x %d calls" % iters})
+        print_rows(rows_out[-4:])
+
+
+def print_rows(rs):
+    for r in rs:
+        if r["ok"]:
+            extra = "".join("  %.2fx vs %s" % (v, k) for k, v in r.get("ratios", {}).items())
+            print("%-26s %-28s %-4s n=%-11d %10.2f us%s" % (
+                r["impl"], r["case"], r["dtype"], r["n"], r["median_s"] * 1e6, extra))
+        else:
+            print("%-26s %-28s %-4s n=%-11d FAILED %s" % (r["impl"], r["case"], r["dtype"],
+                                                          r["n"], r["error"]))
+    sys.stdout.flush()
+
+
+def device_block(torch, cupy):
+    info = gpuprims.device_info()
+    return {"backend": info.backend, "backend_note": "python bench", "name": info.name,
+            "sm_count": info.sm_count,
+            "compute_capability": "%d.%d" % info.compute_capability,
+            "cpu_threads": info.threads, "global_mem_bytes": info.global_mem_bytes,
+            "l2_bytes": info.l2_bytes,
+            "torch": getattr(torch, "__version__", None),
+            "cupy": getattr(cupy, "__version__", None)}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m gpuprims.bench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,overhead")
+    p.add_argument("--sizes", default=",".join(str(s) for s in SIZES),
+                   help="element counts for sum, sort, argsort")
+    p.add_argument("--sum-dtype", default="f32", choices=["f32", "f64", "i32", "i64"])
+    p.add_argument("--sort-dtype", default="i32", choices=["f32", "f64", "i32", "i64"])
+    p.add_argument("--rows-dtype", default="f32", choices=["f32", "f64", "i32", "i64"])
+    p.add_argument("--json", help="write the rows here (the CLI harness's format)")
+    p.add_argument("--quick", action="store_true", help="fewer samples, smaller sizes")
+    p.add_argument("--no-flush", action="store_true", help="skip the L2 flush per sample")
+    p.add_argument("--peers", default="torch,cupy", help="which peers to import")
+    args = p.parse_args(argv)
+    args.sizes = [int(s) for s in args.sizes.split(",")]
+    args.warmup, args.min_samples, args.max_samples = 3, 10, 200
+    args.noise, args.max_time = 0.005, 2.0
+    if args.quick:
+        args.sizes = [s for s in args.sizes if s <= 1 << 24]
+        args.min_samples, args.max_samples, args.max_time = 5, 30, 0.5
+    torch = cupy = None
+    peers = args.peers.split(",")
+    if "torch" in peers:
+        try:
+            import torch
+            if not torch.cuda.is_available():
+                torch = None
+        except ImportError:
+            torch = None
+    if "cupy" in peers:
+        try:
+            import cupy
+            cupy.cuda.runtime.getDeviceCount()
+        except Exception:
+            cupy = None
+    rows = []
+    suites = args.suites.split(",")
+    gpu_suites = [s for s in suites if s != "overhead"]
+    if gpu_suites and torch is None and cupy is None:
+        print("gpuprims.bench: the GPU suites need torch or cupy with a CUDA GPU; "
+              "running only 'overhead'", file=sys.stderr)
+        gpu_suites = []
+    if gpu_suites:
+        timer = Timer(torch, cupy, not args.no_flush)
+        for s in gpu_suites:
+            run_suite(s, timer, torch, cupy, args, rows)
+    if "overhead" in suites:
+        overhead(torch, cupy, args, rows)
+    if args.json:
+        doc = {"suite": "python", "command": "python -m gpuprims.bench " + " ".join(
+                   argv if argv is not None else sys.argv[1:]),
+               "date": datetime.datetime.now(datetime.timezone.utc).strftime(
+                   "%Y-%m-%dT%H:%M:%SZ"),
+               "gpuprims_version": gpuprims.version(),
+               "device": device_block(torch, cupy),
+               "method": {"l2_flush": not args.no_flush, "warmup": args.warmup,
+                          "target_noise": args.noise, "min_samples": args.min_samples,
+                          "max_samples": args.max_samples, "max_time_s": args.max_time,
+                          "timer": "cuda events around the Python call"},
+               "rows": rows}
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=1)
+        print("wrote", args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
