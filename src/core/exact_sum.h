@@ -49,6 +49,11 @@ GP_RT_FN int gp_xs_add2(double *h, double *l, double x) {
   double s = *h + x;
   double bb = s - *h;
   double e = (*h - (s - bb)) + (x - bb);
+  if (e == 0.0) { /* l stays as it is: l + (+0) would turn a -0 l into +0 and lose -0 sums */
+    if (!(fabs(s) < GP_XS_F64_HEAD_MAX)) return 0;
+    *h = s;
+    return 1;
+  }
   double t = *l + e;
   double cc = t - *l;
   double f = (*l - (t - cc)) + (e - cc);
