@@ -10,7 +10,7 @@ steps=${*:-sort reduce host integrate python cpu}
 has() { [[ " $steps " == *" $1 "* ]]; }
 T0=$SECONDS
 stamp() { echo "[$((SECONDS - T0))s] $*" | tee -a "$OUT/bench_summary.txt"; }
-B=build-gpu
+B=${GP_BUILD_DIR:-build-gpu}
 G=$B/gpuprims
 J=$OUT/json
 mkdir -p "$J"

@@ -14,7 +14,7 @@ T0=$SECONDS
 stamp() { echo "[$((SECONDS - T0))s] $*"; }
 
 if [ -f gpubin.tgz ]; then
-  tar xzf gpubin.tgz && B=gpubin
+  tar xzf gpubin.tgz && B=build
 else
   B=build-gpu
   cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&

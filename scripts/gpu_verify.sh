@@ -11,7 +11,7 @@ steps=${*:-build test force sanitize}
 has() { [[ " $steps " == *" $1 "* ]]; }
 T0=$SECONDS
 stamp() { echo "[$((SECONDS - T0))s] $*" | tee -a "$OUT/summary.txt"; }
-B=build-gpu
+B=${GP_BUILD_DIR:-build-gpu}
 
 if has build; then
   stamp build

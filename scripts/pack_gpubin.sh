@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Packs the binaries of a build made here (default build-lead) into gpubin.tgz, which the
-# device tool carries to the GPU machine for scripts/gpu_check.sh (no build there).
+# Packs what CTest and the benchmarks need from a build made here (default: build) into
+# gpubin.tgz: binaries, the shared library and the CTest files, at their paths, so a
+# GPU machine that has the repository at the same path runs them without building:
+#   tar xzf gpubin.tgz && GP_BUILD_DIR=build scripts/gpu_verify.sh test force sanitize
+# (the device tool carries gpubin.tgz: an ignored path named in `carry`).
 set -eu
-B=${1:-build-lead}
-rm -rf gpubin gpubin.tgz && mkdir gpubin
-cp "$B"/gpuprims "$B"/test_* gpubin/
-tar czf gpubin.tgz gpubin && rm -rf gpubin
+B=${1:-build}
+files=("$B"/gpuprims "$B"/libgpuprims.so* "$B"/test_* "$B"/CTestTestfile.cmake)
+tar czf gpubin.tgz "${files[@]}"
 ls -la gpubin.tgz

@@ -6,7 +6,7 @@ set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 tar xzf gpubin.tgz
-B=gpubin
+B=build
 for t in ${1:-}; do
   s=$SECONDS
   timeout 300 "$B/$t" >"$OUT/$t.log" 2>&1
