@@ -3,6 +3,7 @@
 # machine stays warm), then run the whole CTest suite (no GPU test may skip), the GPU
 # tests again with GPUPRIMS_FORCE_ARCH=80 (the pre-Hopper fallbacks), and
 # compute-sanitizer over the GPU tests in quick mode. Logs go to $OUT. Usage:
+# GP_CTEST_ARGS adds ctest options (e.g. -E cli_install where the build tree is absent).
 #   scripts/gpu_verify.sh [build] [test] [force] [sanitize] [large]   (default: first four)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
@@ -23,7 +24,7 @@ if has build; then
 fi
 if has test; then
   stamp tests
-  timeout 420 ctest --test-dir $B -j 4 --output-on-failure --timeout 300 >"$OUT/ctest.log" 2>&1
+  timeout 420 ctest --test-dir $B -j 4 --output-on-failure --timeout 300 ${GP_CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1
   echo "ctest: exit $?" | tee -a "$OUT/summary.txt"
   grep -E "tests passed|Skipped|Failed|\*\*\*" "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
 fi
