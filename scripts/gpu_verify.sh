@@ -40,12 +40,12 @@ if has sanitize; then
   : >"$OUT/sanitize.log"
   for t in test_sort_radix_gpu test_reduce_exact_gpu test_reduce_segments_gpu test_argreduce_gpu \
            test_topk_gpu test_host_memory_gpu test_integrate_gpu; do
-    GP_TEST_QUICK=1 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $B/$t \
+    GP_TEST_QUICK=1 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $B/$t \
       >>"$OUT/sanitize.log" 2>&1
     echo "memcheck $t: exit $?" | tee -a "$OUT/summary.txt"
   done
   for t in test_sort_radix_gpu test_reduce_exact_gpu; do
-    GP_TEST_QUICK=2 timeout 150 compute-sanitizer --tool racecheck --error-exitcode 9 $B/$t \
+    GP_TEST_QUICK=2 timeout 90 compute-sanitizer --tool racecheck --error-exitcode 9 $B/$t \
       >>"$OUT/sanitize.log" 2>&1
     echo "racecheck $t: exit $?" | tee -a "$OUT/summary.txt"
   done
