@@ -116,8 +116,8 @@ static void print_json(const info_facts *f) {
   cli_json_str(f->used == GP_BACKEND_CUDA ? "a usable CUDA GPU" : f->why);
   printf(", \"device\": ");
   cli_json_str(info->name);
-  printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"cpu_threads\": %d",
-         info->sm_count, info->cc_major, info->cc_minor, info->threads);
+  printf(", \"sm_count\": %d, \"compute_capability\": \"%d.%d\", \"arch\": %d, \"cpu_threads\": %d",
+         info->sm_count, info->cc_major, info->cc_minor, info->arch, info->threads);
   printf(", \"memory_bytes\": %zu, \"l2_bytes\": %zu, \"mem_clock_mhz\": %.1f, \"mem_bus_bits\": %d",
          info->global_mem_bytes, info->l2_bytes, info->mem_clock_khz / 1000.0, info->mem_bus_bits);
   printf(", \"theoretical_gbs\": %.1f", f->theo);
@@ -138,7 +138,10 @@ static void print_text(const info_facts *f) {
   printf("device:         %s\n", info->name);
   if (cuda) {
     printf("SMs:            %d\n", info->sm_count);
-    printf("compute cap.:   %d.%d\n", info->cc_major, info->cc_minor);
+    printf("compute cap.:   %d.%d", info->cc_major, info->cc_minor);
+    if (info->arch != info->cc_major * 10 + info->cc_minor)
+      printf(" (kernels take the paths of %d.%d: GPUPRIMS_FORCE_ARCH)", info->arch / 10, info->arch % 10);
+    printf("\n");
   } else {
     printf("threads:        %d\n", info->threads);
   }

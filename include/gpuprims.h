@@ -31,11 +31,20 @@
 extern "C" {
 #endif
 
+/* The version: these three lines are its one source (CMakeLists.txt reads them for the
+ * project, the soname, the CMake package and pkg-config). GP_VERSION_NUMBER is
+ * MAJOR * 10000 + MINOR * 100 + PATCH: the header a program was compiled against. */
 #define GP_VERSION_MAJOR 0
 #define GP_VERSION_MINOR 1
 #define GP_VERSION_PATCH 0
-/* "0.1.0 (cuda)" or "0.1.0 (cpu only)": the version and the backends compiled in. */
+#define GP_VERSION_NUMBER (GP_VERSION_MAJOR * 10000 + GP_VERSION_MINOR * 100 + GP_VERSION_PATCH)
+/* The library's version and the backends compiled in: "0.1.0 (cuda + cpu)" or
+ * "0.1.0 (cpu only: built without CUDA)". */
 const char *gp_version(void);
+/* The library's GP_VERSION_NUMBER, for a run-time check that the library loaded is the
+ * one compiled against: gp_version_number() / 100 == GP_VERSION_NUMBER / 100 means the
+ * same MAJOR.MINOR, which is what the soname and the CMake package promise. */
+int gp_version_number(void);
 
 /* ---- status ---------------------------------------------------------------- */
 typedef enum gp_status {
@@ -95,6 +104,10 @@ typedef struct gp_device_info {
   size_t l2_bytes;                 /* L2 cache size; 0 if unknown */
   double mem_clock_khz;            /* memory clock; 0 if unknown */
   int mem_bus_bits;                /* memory bus width; 0 if unknown */
+  int arch;                        /* major * 10 + minor whose kernel paths are taken: the
+                                      device's, or lower when GPUPRIMS_FORCE_ARCH says so
+                                      (e.g. 80 makes an sm_90 GPU skip its thread-block
+                                      clusters, to test the fallbacks); 0 on the CPU */
 } gp_device_info;
 gp_status gp_get_device_info(gp_context *ctx, gp_device_info *info);
 

@@ -16,13 +16,20 @@
 #include <omp.h>
 #endif
 
+#define GP_STR_(x) #x
+#define GP_STR(x) GP_STR_(x)
+#define GP_VERSION_STRING \
+  GP_STR(GP_VERSION_MAJOR) "." GP_STR(GP_VERSION_MINOR) "." GP_STR(GP_VERSION_PATCH)
+
 const char *gp_version(void) {
 #if GP_HAVE_CUDA
-  return "0.1.0 (cuda + cpu)";
+  return GP_VERSION_STRING " (cuda + cpu)";
 #else
-  return "0.1.0 (cpu only: built without CUDA)";
+  return GP_VERSION_STRING " (cpu only: built without CUDA)";
 #endif
 }
+
+int gp_version_number(void) { return GP_VERSION_NUMBER; }
 
 static void cpu_info(gp_device_info *info) {
   memset(info, 0, sizeof *info);
@@ -54,6 +61,24 @@ static void cpu_info(gp_device_info *info) {
 }
 
 #if GP_HAVE_CUDA
+/* GPUPRIMS_FORCE_ARCH=80 (major * 10 + minor) makes the kernels take the paths of that
+ * compute capability where it is below the device's: an sm_90 GPU then runs every
+ * fallback that older GPUs need (no thread-block clusters, smaller shared-memory tiles),
+ * so one GPU tests them all. It never raises the arch: newer paths need the hardware. */
+static gp_status forced_arch(gp_context *ctx, int *arch) {
+  const char *env = getenv("GPUPRIMS_FORCE_ARCH");
+  *arch = 0;
+  if (!env || !env[0]) return GP_OK;
+  char *end = NULL;
+  long v = strtol(env, &end, 10);
+  if (*end != '\0' || v < 10 || v > 999)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "GPUPRIMS_FORCE_ARCH='%s' is not a compute capability written major * 10 "
+                   "+ minor (such as 75, 80 or 86): fix it or unset it", env);
+  *arch = (int)v;
+  return GP_OK;
+}
+
 /* GP_OK when a GPU is usable; otherwise a message saying why not. */
 static gp_status cuda_open(gp_context *ctx) {
   int count = 0;
@@ -83,6 +108,7 @@ static gp_status cuda_open(gp_context *ctx) {
   (void)cudaGetLastError();
   info->mem_clock_khz = clock_khz;
   info->mem_bus_bits = bus;
+  info->arch = p.major * 10 + p.minor;
   return GP_OK;
 }
 #endif
@@ -102,9 +128,13 @@ gp_status gp_create(gp_context **out, gp_backend backend) {
   case GP_BACKEND_AUTO:
   case GP_BACKEND_CUDA: {
 #if GP_HAVE_CUDA
-    gp_status s = cuda_open(ctx);
+    int forced;
+    gp_status s = forced_arch(ctx, &forced); /* a bad value fails AUTO too, GPU or not */
+    if (s != GP_OK) return s;
+    s = cuda_open(ctx);
     if (s == GP_OK) {
       ctx->backend = GP_BACKEND_CUDA;
+      if (forced && forced < ctx->info.arch) ctx->info.arch = forced;
       return GP_OK;
     }
     if (backend == GP_BACKEND_CUDA) return s;

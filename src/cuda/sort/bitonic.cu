@@ -370,15 +370,16 @@ static gp_status bs_run(gp_context *ctx, K *keys, V *vals, bs_args a) {
      with the tile). */
   int done = 0;
   gp_status s;
-  if (a.nseg == 1 && a.logP <= 12)
+  const bool clusters = ctx->info.arch >= 90; /* sm_90+; GPUPRIMS_FORCE_ARCH can lower it */
+  if (clusters && a.nseg == 1 && a.logP <= 12)
     return bs_launch_cluster<2, 128, K, V, PV>(ctx, keys, vals, a, &done);
-  if (a.nseg == 1 && a.logP <= 16) {
+  if (clusters && a.nseg == 1 && a.logP <= 16) {
     if ((s = bs_launch_cluster<4, 256, K, V, PV>(ctx, keys, vals, a, &done)) || done) return s;
   }
   /* many segments of 2^14 .. 2^16 four-byte keys: a cluster of up to 8 tiles of 8192 per
      segment (measured faster than the tile + global passes from 16384 up) */
   if constexpr (sizeof(K) == 4 && !PV)
-    if (a.nseg > 1 && a.logP >= 14 && a.logP <= 16) {
+    if (clusters && a.nseg > 1 && a.logP >= 14 && a.logP <= 16) {
       if ((s = bs_launch_cluster<4, 512, K, V, PV>(ctx, keys, vals, a, &done)) || done) return s;
     }
   u64 blocks;
@@ -443,5 +444,8 @@ extern "C" gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype kt, void *ke
   u64 *k = (u64 *)keys;
   if (vb == 0) return bs_run<4, u64, uint32_t, false>(ctx, k, (uint32_t *)NULL, a);
   if (vb == 4) return bs_run<4, u64, uint32_t, true>(ctx, k, (uint32_t *)values, a);
+  /* 8-byte keys and values in tiles of 4096 take 68 KiB of shared memory, more than the
+     64 KiB a block may have on sm_75 (Turing): tiles of 2048 there */
+  if (ctx->info.arch < 80) return bs_run<3, u64, u64, true>(ctx, k, (u64 *)values, a);
   return bs_run<4, u64, u64, true>(ctx, k, (u64 *)values, a);
 }

@@ -11,8 +11,12 @@
  * cluster barriers; the stages below that window are ordinary rounds in the block's
  * own tile. Compared with bs_global + bs_finish per level, nothing goes through global
  * memory between the first load and the last store, and there is one launch instead
- * of 1 + 2 (logP - LOGF). */
+ * of 1 + 2 (logP - LOGF).
+ * Clusters need sm_90: device code for older GPUs gets an empty kernel that traps (the
+ * host never launches it there: bs_run asks the context's arch first). */
 #include <cooperative_groups.h>
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 
 /* The cluster-wide window of cluster thread tc, as bs_window_io but over CL tiles:
  * index i lives in block i >> LOGF, slot bs_slot(i mod F). */
@@ -56,10 +60,15 @@ __device__ __forceinline__ void bs_cluster_round(cooperative_groups::cluster_gro
   cl.sync();
 }
 
+#endif
+
 /* Grid: nseg clusters of CL = 2^(logP - LOGF) blocks; cluster q sorts segment q. */
 template <int LOGI, int THREADS, typename K, typename V, bool PV>
 __global__ void __launch_bounds__(THREADS)
 bs_cluster_sort(K *keys, V *vals, bs_args a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();
+#else
   constexpr int I = 1 << LOGI, F = THREADS * I;
   constexpr int LOGF = bs_tile_log2<LOGI, THREADS>();
   extern __shared__ __align__(16) unsigned char bs_smem[];
@@ -112,6 +121,7 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
     gk[i] = gp_key_dec(sk[s], a.kind, a.desc);
     if (PV) gv[i] = sv[s];
   }
+#endif
 }
 
 /* Launches bs_cluster_sort for a.nseg segments of P = 2^a.logP <= 16 F; *done = 0 (and

@@ -1,8 +1,13 @@
-/* Links against an installed gpuprims and sums 1..1000 on the CPU backend. */
+/* A program outside gpuprims: checks that the library it loaded is the version of the
+ * header it was compiled against, and sums 1..1000 on the CPU backend. */
 #include <gpuprims.h>
 #include <stdio.h>
 
 int main(void) {
+  if (gp_version_number() != GP_VERSION_NUMBER) {
+    printf("header %d, library %d (%s)\n", GP_VERSION_NUMBER, gp_version_number(), gp_version());
+    return 1;
+  }
   gp_context *ctx;
   if (gp_create(&ctx, GP_BACKEND_CPU) != GP_OK) return 1;
   double v[1000];
