@@ -1,5 +1,7 @@
 /* `gpuprims bench reduce`: gp_reduce against CUB and thrust on the same device data and
- * stream, and (--ladder) the seed's kernel ladder with the cost each step removes.
+ * stream, and (--ladder) the seed's kernel ladder with the cost each step removes;
+ * gp_argreduce against cub::DeviceReduce::ArgMin/ArgMax (--op argmin,argmax) and
+ * gp_reduce_rows against cub::DeviceSegmentedReduce::Sum (--rows LEN,...).
  * With the CPU backend it times the CPU implementations (no peers).
  * The cases are a table of steps (the ladder, or one step per --algo) timed for every
  * dtype x op x size. */
@@ -36,7 +38,7 @@ static const reduce_step ladder[] = {
    "removes idle SMs: 8 blocks of 256 per SM fill the GPU"},
   {"warp-atomic", GP_REDUCE_WARP_ATOMIC, 0,
    "removes smem tree + 2nd launch (6.24): shuffles, atomics"},
-  {"auto", GP_REDUCE_AUTO, 0, "the library's path: wide loads, fixed tree"},
+  {"auto", GP_REDUCE_AUTO, 0, "the library's path: wide loads; float SUM correctly rounded"},
 };
 #define NLADDER ((int)(sizeof ladder / sizeof ladder[0]))
 
@@ -46,7 +48,9 @@ typedef struct reduce_plan {
   gp_op ops[MAX_LIST];
   gp_reduce_algo algos[MAX_LIST];
   uint64_t sizes[MAX_LIST];
-  int ndt, nops, nalgo, nsizes, do_ladder, peers;
+  gp_op argops[2]; /* --op argmin / argmax: GP_MIN / GP_MAX */
+  uint64_t rows[MAX_LIST]; /* --rows: segment lengths */
+  int ndt, nops, nalgo, nsizes, do_ladder, peers, nargs, nrows;
   reduce_step steps[MAX_LIST];
   int nsteps;
 } reduce_plan;
@@ -133,6 +137,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims bench reduce [--dtype f32,...] [--op sum,...] [--n 2^20,2^24,...]\n"
           "                             [--algo auto|all|interleaved,...] [--ladder] [--no-peers]\n"
+          "                             [--rows LEN,...]\n"
           "                             [shared options]\n\n"
           "Times gp_reduce on random device data (a hash per element, generated on the GPU),\n"
           "with cub::DeviceReduce and thrust::reduce on the same buffer and stream, and the\n"
@@ -141,6 +146,9 @@ static void usage(FILE *f) {
           "  --ladder   the seed's kernel ladder at 2^24 and 2^28 (or --n): interleaved,\n"
           "             sequential, two-phase with 64 blocks, two-phase with a full-GPU grid,\n"
           "             warp-atomic, auto; GB/s each and the cost each step removed\n"
+          "  --op       also argmin, argmax: gp_argreduce vs cub::DeviceReduce::ArgMin/ArgMax\n"
+          "  --rows     row lengths: gp_reduce_rows over n / LEN rows of each --op (sum, min,\n"
+          "             max) vs cub::DeviceSegmentedReduce::Sum (sum only)\n"
           "  --no-peers skip CUB and thrust\n\n");
   gpb_print_options_help(f);
 }
@@ -150,6 +158,10 @@ static void usage(FILE *f) {
 static int add_item(reduce_plan *p, const char *opt, const char *item) {
   if (strcmp(opt, "--dtype") == 0)
     return p->ndt < MAX_LIST && gp_dtype_from_name(item, &p->dtypes[p->ndt++]) == GP_OK;
+  if (strcmp(opt, "--op") == 0 && (strcmp(item, "argmin") == 0 || strcmp(item, "argmax") == 0)) {
+    if (p->nargs < 2) p->argops[p->nargs++] = item[4] == 'i' ? GP_MIN : GP_MAX;
+    return 1;
+  }
   if (strcmp(opt, "--op") == 0)
     return p->nops < MAX_LIST && gp_op_from_name(item, &p->ops[p->nops++]) == GP_OK;
   if (strcmp(item, "all") == 0) {
@@ -163,6 +175,18 @@ static int add_item(reduce_plan *p, const char *opt, const char *item) {
 
 /* --n, --dtype, --op or --algo with its value v. Returns 0, or 2 (printed) for a bad value. */
 static int parse_list(reduce_plan *p, const char *opt, const char *v) {
+  if (strcmp(opt, "--rows") == 0) {
+    if (gpb_parse_sizes(v, p->rows, MAX_LIST, &p->nrows) || p->nrows == 0) {
+      fprintf(stderr, "gpuprims bench reduce: --rows '%s': give row lengths like 1,32,1024,2^20\n", v);
+      return 2;
+    }
+    for (int k = 0; k < p->nrows; k++)
+      if (p->rows[k] == 0) {
+        fprintf(stderr, "gpuprims bench reduce: --rows: a row length must be at least 1\n");
+        return 2;
+      }
+    return 0;
+  }
   if (strcmp(opt, "--n") == 0) {
     if (gpb_parse_sizes(v, p->sizes, MAX_LIST, &p->nsizes) || p->nsizes == 0) {
       fprintf(stderr, "gpuprims bench reduce: --n '%s': give sizes like 2^20,2^24,1000000,16M\n", v);
@@ -178,7 +202,7 @@ static int parse_list(reduce_plan *p, const char *opt, const char *v) {
     if (add_item(p, opt, items[j])) continue;
     fprintf(stderr, "gpuprims bench reduce: %s: unknown value '%s'%s\n", opt, items[j],
             strcmp(opt, "--dtype") == 0 ? " (f32, f64, i32, i64, u32, u64)"
-            : strcmp(opt, "--op") == 0  ? " (sum, min, max)"
+            : strcmp(opt, "--op") == 0  ? " (sum, min, max, argmin, argmax)"
                                         : " (auto, all, interleaved, sequential, two-phase, warp-atomic)");
     return 2;
   }
@@ -199,7 +223,7 @@ static int parse_args(int argc, char **argv, gpb_options *opt, reduce_plan *p) {
     if (strcmp(a, "--ladder") == 0) { p->do_ladder = 1; continue; }
     if (strcmp(a, "--no-peers") == 0) { p->peers = 0; continue; }
     int is_list = strcmp(a, "--dtype") == 0 || strcmp(a, "--op") == 0 ||
-                  strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0;
+                  strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0 || strcmp(a, "--rows") == 0;
     if (!is_list) {
       fprintf(stderr, "gpuprims bench reduce: unknown option '%s' (see --help)\n", a);
       return 2;
@@ -217,7 +241,7 @@ static int parse_args(int argc, char **argv, gpb_options *opt, reduce_plan *p) {
  * per --algo. Sizes default by backend (the CPU stops at 2^26). */
 static void complete_plan(reduce_plan *p, int cuda) {
   if (!p->ndt) p->dtypes[p->ndt++] = GP_F32;
-  if (!p->nops) p->ops[p->nops++] = GP_SUM;
+  if (!p->nops && !p->nargs) p->ops[p->nops++] = GP_SUM;
   if (!p->nalgo) p->algos[p->nalgo++] = GP_REDUCE_AUTO;
   if (!p->nsizes) {
     if (p->do_ladder) {
@@ -340,6 +364,156 @@ static int time_op_size(gpb_bench *b, const reduce_plan *p, gp_op op, gp_dtype t
   return rc;
 }
 
+/* ---- arg-min / arg-max and rows ---------------------------------------------------- */
+typedef struct extra_arg {
+  gp_context *ctx;
+  gp_op op;
+  gp_dtype t;
+  const void *in;
+  size_t n, row_len;
+  void *out; /* argreduce: value at +0, index at +8; rows: n / row_len results */
+#if GP_HAVE_CUDA
+  gpb_cub_arg *arg_peer;
+  gpb_cub_seg *seg_peer;
+#endif
+} extra_arg;
+
+static int run_arg(void *p, void *stream) {
+  extra_arg *a = (extra_arg *)p;
+  (void)stream;
+  gp_status s = gp_argreduce(a->ctx, a->op, a->t, a->in, a->n, a->out, (uint64_t *)((char *)a->out + 8));
+  if (s != GP_OK)
+    fprintf(stderr, "gpuprims bench reduce: gp_argreduce failed: %s\n", gp_last_error(a->ctx));
+  return s != GP_OK;
+}
+static int run_rows(void *p, void *stream) {
+  extra_arg *a = (extra_arg *)p;
+  (void)stream;
+  gp_status s = gp_reduce_rows(a->ctx, a->op, a->t, a->in, a->n / a->row_len, a->row_len, a->out);
+  if (s != GP_OK)
+    fprintf(stderr, "gpuprims bench reduce: gp_reduce_rows failed: %s\n", gp_last_error(a->ctx));
+  return s != GP_OK;
+}
+#if GP_HAVE_CUDA
+static int run_cub_arg(void *p, void *stream) {
+  int e = gpb_cub_arg_run(((extra_arg *)p)->arg_peer, stream);
+  if (e) fprintf(stderr, "gpuprims bench reduce: cub ArgMin/ArgMax failed (cudaError %d)\n", e);
+  return e != 0;
+}
+static int run_cub_seg(void *p, void *stream) {
+  int e = gpb_cub_seg_run(((extra_arg *)p)->seg_peer, stream);
+  if (e) fprintf(stderr, "gpuprims bench reduce: cub segmented Sum failed (cudaError %d)\n", e);
+  return e != 0;
+}
+#endif
+
+/* gp_argreduce and CUB's on the same input; the indices must agree (no NaN in the data,
+ * both return the first occurrence). Returns 1 when a row failed or disagreed. */
+static int time_arg(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *in, void *out,
+                    uint64_t n) {
+  extra_arg a;
+  memset(&a, 0, sizeof a);
+  a.ctx = gpb_context(b);
+  a.op = op;
+  a.t = t;
+  a.in = in;
+  a.n = (size_t)n;
+  a.out = out;
+  const double bytes = (double)n * (double)gp_dtype_size(t);
+  const char *name = op == GP_MIN ? "reduce argmin" : "reduce argmax";
+  gpb_result ours, cub;
+  memset(&cub, 0, sizeof cub);
+  int have_peer = 0, rc = 0;
+  uint64_t peer_idx = 0;
+#if GP_HAVE_CUDA
+  if (peers && gpb_cub_arg_create(&a.arg_peer, (int)t, op == GP_MAX, in, a.n, (char *)out + 16,
+                                  (char *)out + 24) == 0) {
+    gpb_case c = {"cub", name, gp_dtype_name(t), NULL, n, 0, bytes, run_cub_arg, NULL, &a};
+    have_peer = gpb_time_case(b, &c, &cub) == 0 && cub.ok &&
+                gpb_copy(b, &peer_idx, (char *)out + 24, 8) == 0;
+  }
+#else
+  (void)peers;
+#endif
+  gpb_case c = {"gpuprims", name, gp_dtype_name(t), NULL, n, 0, bytes, run_arg, NULL, &a};
+  if (gpb_time_case(b, &c, &ours) == 0 && have_peer) {
+    uint64_t idx = 0;
+    if (gpb_copy(b, &idx, (char *)out + 8, 8) == 0 && idx != peer_idx) {
+      snprintf(ours.note, sizeof ours.note, "MISMATCH: index %llu vs cub %llu",
+               (unsigned long long)idx, (unsigned long long)peer_idx);
+      rc = 1;
+    }
+    gpb_set_ratio(&ours, &cub);
+  }
+  gpb_emit(b, &ours);
+#if GP_HAVE_CUDA
+  if (a.arg_peer) {
+    gpb_emit(b, &cub);
+    gpb_cub_arg_destroy(a.arg_peer);
+  }
+#endif
+  return rc || !ours.ok;
+}
+
+/* gp_reduce_rows over n / row_len rows, and CUB's segmented sum for SUM; the first
+ * row's results must agree within rounding. Returns 1 when a row failed. */
+static int time_rows(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *in, uint64_t n,
+                     uint64_t row_len) {
+  const size_t nseg = (size_t)(n / row_len);
+  const gp_dtype out_t = gp_reduce_out_type(op, t);
+  const size_t os = gp_dtype_size(out_t);
+  if (nseg == 0) return 0;
+  extra_arg a;
+  memset(&a, 0, sizeof a);
+  a.ctx = gpb_context(b);
+  a.op = op;
+  a.t = t;
+  a.in = in;
+  a.n = nseg * (size_t)row_len;
+  a.row_len = (size_t)row_len;
+  void *peer_out = NULL;
+  if (gpb_alloc(b, nseg * os, &a.out) || gpb_alloc(b, nseg * os, &peer_out)) {
+    gpb_free(b, a.out);
+    return 1;
+  }
+  const double bytes = (double)a.n * (double)gp_dtype_size(t);
+  char name[96];
+  snprintf(name, sizeof name, "rows %s len %llu", gp_op_name(op), (unsigned long long)row_len);
+  gpb_result ours, cub;
+  memset(&cub, 0, sizeof cub);
+  int have_peer = 0, rc = 0;
+#if GP_HAVE_CUDA
+  if (peers && op == GP_SUM &&
+      gpb_cub_seg_create(&a.seg_peer, (int)t, in, nseg, (size_t)row_len, peer_out) == 0) {
+    gpb_case c = {"cub", name, gp_dtype_name(t), NULL, a.n, 0, bytes, run_cub_seg, NULL, &a};
+    have_peer = gpb_time_case(b, &c, &cub) == 0 && cub.ok;
+  }
+#else
+  (void)peers;
+#endif
+  gpb_case c = {"gpuprims", name, gp_dtype_name(t), NULL, a.n, 0, bytes, run_rows, NULL, &a};
+  if (gpb_time_case(b, &c, &ours) == 0 && have_peer) {
+    double v, pv;
+    uint64_t bits, pbits;
+    if (!read_result(b, out_t, a.out, &v, &bits) && !read_result(b, out_t, peer_out, &pv, &pbits) &&
+        !agree(op, out_t, v, bits, pv, pbits)) {
+      snprintf(ours.note, sizeof ours.note, "MISMATCH: row 0 %.17g vs cub %.17g", v, pv);
+      rc = 1;
+    }
+    gpb_set_ratio(&ours, &cub);
+  }
+  gpb_emit(b, &ours);
+#if GP_HAVE_CUDA
+  if (a.seg_peer) {
+    gpb_emit(b, &cub);
+    gpb_cub_seg_destroy(a.seg_peer);
+  }
+#endif
+  gpb_free(b, a.out);
+  gpb_free(b, peer_out);
+  return rc || !ours.ok;
+}
+
 /* All ops and sizes of one dtype, on one random buffer of the largest size. Returns 1
  * when it could not be set up or a row failed. */
 static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t max_n) {
@@ -354,8 +528,14 @@ static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t m
     return 1;
   }
   int rc = 0;
-  for (int o = 0; o < p->nops; o++)
+  for (int r = 0; r < p->nrows; r++) /* --rows: segmented cases instead of whole-array ones */
+    for (int o = 0; o < p->nops; o++)
+      for (int s = 0; s < p->nsizes; s++)
+        rc |= time_rows(b, p->peers, p->ops[o], t, in, p->sizes[s], p->rows[r]);
+  for (int o = 0; o < p->nops && !p->nrows; o++)
     for (int s = 0; s < p->nsizes; s++) rc |= time_op_size(b, p, p->ops[o], t, in, out, p->sizes[s]);
+  for (int o = 0; o < p->nargs; o++)
+    for (int s = 0; s < p->nsizes; s++) rc |= time_arg(b, p->peers, p->argops[o], t, in, out, p->sizes[s]);
   gpb_free(b, in);
   gpb_free(b, out);
   return rc;
@@ -375,7 +555,8 @@ int gp_bench_reduce(int argc, char **argv) {
   const int cuda = gpb_is_cuda(b);
   complete_plan(&p, cuda);
   const char *peer_note = settle_peers(&p, cuda);
-  gpb_set_progress_total(b, p.ndt * p.nops * p.nsizes * (p.nsteps + (p.peers ? 2 : 0)));
+  const int per_op = p.nrows ? p.nrows * (1 + (p.peers ? 1 : 0)) : p.nsteps + (p.peers ? 2 : 0);
+  gpb_set_progress_total(b, p.ndt * p.nsizes * (p.nops * per_op + p.nargs * (1 + (p.peers ? 1 : 0))));
   gpb_print_header(b);
   if (peer_note) printf("%s\n", peer_note);
 

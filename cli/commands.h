@@ -6,6 +6,7 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_topk(int argc, char **argv);
 int cmd_sort(int argc, char **argv);
 int cmd_integrate(int argc, char **argv);
 int cmd_model(int argc, char **argv);

@@ -11,7 +11,8 @@ static const struct {
   const char *summary;
 } commands[] = {
   {"info", cmd_info, "the backend in use, the GPU, and its measured read bandwidth"},
-  {"reduce", cmd_reduce, "sum, min or max of a .npy, raw or text file"},
+  {"reduce", cmd_reduce, "sum, min, max, argmin or argmax of a .npy, raw or text file"},
+  {"topk", cmd_topk, "the k largest (or smallest) numbers of a file, with their indices"},
   {"sort", cmd_sort, "sort a file (keys, optionally in segments)"},
   {"integrate", cmd_integrate, "trapezoidal-rule integral of an expression in x"},
   {"model", cmd_model, "cost models: warp divergence, bank conflicts, span"},

@@ -125,7 +125,7 @@ gp_status gp_dtype_from_name(const char *name, gp_dtype *t);
 /* ---- reduction ---------------------------------------------------------------- */
 typedef enum gp_op { GP_SUM, GP_MIN, GP_MAX } gp_op;
 typedef enum gp_reduce_algo {
-  GP_REDUCE_AUTO,        /* the fastest deterministic path */
+  GP_REDUCE_AUTO,        /* the fastest deterministic path; float SUM correctly rounded */
   GP_REDUCE_INTERLEAVED, /* seed 000, 4.1: tid % (2*s) == 0 */
   GP_REDUCE_SEQUENTIAL,  /* seed 000, 4.2: tid < s */
   GP_REDUCE_TWO_PHASE,   /* seed 000, 4.3: grid-stride + second launch */
@@ -145,10 +145,16 @@ gp_dtype gp_reduce_out_type(gp_op op, gp_dtype type);
  *  - SUM of n = 0 is 0; MIN and MAX of n = 0 are GP_ERR_INVALID_ARGUMENT.
  *  - Integer SUM wraps modulo 2^64. MIN/MAX of floats propagate NaN (the result is
  *    the canonical quiet NaN if any element is NaN) and order -0 below +0.
- *  - Deterministic: the same input gives the same bits on every run. For GP_REDUCE_AUTO
- *    the summation tree of F32 and F64 SUM is fixed by n alone, so the bits are also
- *    the same for every grid size and on the CPU backend; F32 SUM accumulates in F64.
- *    The named seed algorithms give the same bits on both backends (the CPU backend
+ *  - GP_REDUCE_AUTO's F32 and F64 SUM are correctly rounded: the exact sum of the
+ *    inputs rounded once to the type (to nearest, ties to even). Any NaN gives the
+ *    canonical NaN, +inf and -inf together give NaN, one kind of inf gives that inf,
+ *    an exact sum beyond the type's range gives inf of its sign, and an exact zero is
+ *    -0 only when every input is -0 (as IEEE addition gives). So the bits do not
+ *    depend on order, grid, GPU or backend (permuting the input changes nothing).
+ *    Cost: memory speed for data of ordinary range; inputs whose bits reach far below
+ *    the running sum's (e.g. 1e300 and 1e-300 together) take a slower exact path.
+ *  - Deterministic: the same input gives the same bits on every run. AUTO's integer
+ *    SUM is exact (modulo 2^64) and MIN/MAX do not depend on order. The named seed algorithms give the same bits on both backends (the CPU backend
  *    follows the kernel's blocks, lanes and order of additions), except
  *    GP_REDUCE_WARP_ATOMIC on floats, whose per-block atomicAdd order varies from run
  *    to run on the GPU (integers stay exact).
@@ -158,6 +164,32 @@ gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
 /* Phase-1 grid size of GP_REDUCE_TWO_PHASE (blocks of 256 threads). 0 restores the
  * chapter's 64 blocks. Both backends honour it, so they still agree bit for bit. */
 gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks);
+
+/* Arg-min (op = GP_MIN) or arg-max (GP_MAX) of n >= 1 elements of `in`: *index_out gets
+ * the index of the first minimum (maximum) and *value_out (one element of `type`) its
+ * value; either pointer may be NULL. Ties go to the lowest index. Floats follow NumPy's
+ * argmin/argmax: the first NaN wins (its value comes back as the canonical quiet NaN)
+ * and -0 equals +0 (the first of them wins). Deterministic (the answer does not depend
+ * on the grid or backend); one pass over the input. Asynchronous on the context's
+ * stream when `in` and both outputs are device memory. */
+gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                       void *value_out, uint64_t *index_out);
+
+/* One reduction per segment: out[s] (of type gp_reduce_out_type(op, type)) gets the
+ * bits gp_reduce(ctx, op, type, segment s, len, &out[s], GP_REDUCE_AUTO) would give:
+ * float SUM correctly rounded, MIN/MAX and integer SUM as gp_reduce. An empty segment
+ * gives 0 for SUM and the identity for MIN/MAX (+inf / -inf; the type's max / min).
+ * gp_reduce_rows: nrows consecutive rows of row_len elements (a row-major 2-D array).
+ * gp_reduce_segments_offsets: segment s is in[offsets[s] .. offsets[s+1]) (nseg + 1
+ * uint64 offsets, not decreasing; `in` holds offsets[nseg] elements). Host offsets are
+ * checked in full; device offsets only at their ends (offsets[0] <= offsets[nseg]).
+ * Short segments take a warp of the GPU each, longer ones a block, a few huge rows one
+ * device-wide reduction each. Asynchronous on the context's stream when every array is
+ * device memory (device offsets cost one small synchronous read of their ends). */
+gp_status gp_reduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t nrows,
+                         size_t row_len, void *out);
+gp_status gp_reduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                                     const uint64_t *offsets, size_t nseg, void *out);
 
 /* ---- sorting ------------------------------------------------------------------ */
 typedef enum gp_order { GP_ASCENDING, GP_DESCENDING } gp_order;
@@ -232,7 +264,6 @@ gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, voi
                                          const uint64_t *offsets, size_t nseg,
                                          gp_order order);
 
-/* ==== many GPUs through NCCL (src/api/dist.c, src/dist/) ===============================
  * An array spread over several GPUs ("ranks"), each holding one shard in its device
  * memory, reduced or sorted as one array: the concatenation of the shards in rank order.
  *
@@ -329,7 +360,17 @@ gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
                              gp_dtype value_type, void *const *values, const size_t *n,
                              gp_order order);
 /* ==== end of many GPUs ================================================================ */
+=======
+/* The k largest (order = GP_DESCENDING) or smallest (GP_ASCENDING) of n elements,
+ * 1 <= k <= n, sorted in that order, ties broken by the lower index (deterministic).
+ * Floats follow the sort's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
+ * values gets k elements of `type` (their bits as in `in`), indices k uint64 positions;
+ * either may be NULL. Synchronizes. The CUDA path sorts all n (key, index) pairs
+ * (gp_sort_pairs) and needs about n * (element size + 16) bytes of device memory. */
+gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
+                  gp_order order, void *values, uint64_t *indices);
 
+/* ==== many GPUs through NCCL (src/api/dist.c, src/dist/) ========================
 /* ---- integration ---------------------------------------------------------------- */
 /* Integral of expr(x) over [a, b] by the trapezoidal rule with n trapezoids, evaluated
  * in F64 (see gp_integrate_ex). */

@@ -52,6 +52,8 @@ n = 100000
 ints = [random.randint(-2**31, 2**31 - 1) for _ in range(n)]
 npy(d + '/i32.npy', '<i4', (n,), 'i', ints)
 open(d + '/i32.sum', 'w').write('%d\n%d\n%d\n' % (sum(ints), min(ints), max(ints)))
+open(d + '/i32.arg', 'w').write('%d %d\n%d %d\n' % (ints.index(min(ints)), min(ints),
+                                                   ints.index(max(ints)), max(ints)))
 u64 = [random.randint(0, 2**64 - 1) for _ in range(1000)]
 npy(d + '/u64.npy', '<u8', (10, 100), 'Q', u64, version=2)
 open(d + '/u64.sum', 'w').write('%d\n%d\n%d\n' % (sum(u64) % 2**64, min(u64), max(u64)))
@@ -103,6 +105,30 @@ expect_out "$(python3 -c "import struct;f=lambda x:struct.unpack('f',struct.pack
   reduce "$T/f32.csv" --backend cpu --dtype f32
 expect_out "0.30000000000000004" reduce "$T/f32.csv" --backend cpu
 expect_out "3" reduce "$T/small.txt" --backend cpu --format text --op max
+# argmin / argmax: "INDEX VALUE", first occurrence, the first NaN wins
+expect_out "$(sed -n 1p "$T/i32.arg")" reduce "$T/i32.npy" --backend cpu --op argmin
+expect_out "$(sed -n 2p "$T/i32.arg")" reduce "$T/i32.npy" --backend cpu --op argmax
+printf '3\n9\n1\n9\n-1\n-1\n' > "$T/ties.txt"
+expect_out "1 9" reduce "$T/ties.txt" --backend cpu --op argmax
+expect_out "4 -1" reduce "$T/ties.txt" --backend cpu --op argmin
+printf '3\nnan\n9\nnan\n' > "$T/nan.txt"
+expect_out "1 nan" reduce "$T/nan.txt" --backend cpu --op argmin
+expect_rc 2 "argmax" reduce "$T/ties.txt" --op argmux
+# --rows N: one result per row
+expect_out "$(printf '3\n-1')" reduce "$T/small.txt" --backend cpu --rows 2
+expect_out "$(printf '1\n2\n3\n-4')" reduce "$T/small.txt" --backend cpu --rows 4 --op max
+expect_rc 1 "not a multiple of --rows 3" reduce "$T/small.txt" --backend cpu --rows 3
+expect_rc 2 "--rows needs" reduce "$T/small.txt" --rows 0
+# topk: "INDEX VALUE" lines, sorted, ties to the lower index
+expect_out "$(printf '1 9\n3 9\n0 3')" topk "$T/ties.txt" -k 3 --backend cpu
+expect_out "$(printf '4 -1\n5 -1')" topk "$T/ties.txt" -k 2 --smallest --backend cpu
+expect_rc 1 "1 <= k <= n" topk "$T/ties.txt" -k 7 --backend cpu
+expect_rc 2 "no -k K" topk "$T/ties.txt"
+# correctly rounded sums: the exact sum rounded once
+printf '1e308\n1\n-1e308\n' > "$T/cancel.txt"
+expect_out "1" reduce "$T/cancel.txt" --backend cpu
+printf '1e30\n1\n-1e30\n' > "$T/cancel32.txt"
+expect_out "1" reduce "$T/cancel32.txt" --backend cpu --dtype f32
 
 # ---- failures: one line naming the file and the problem, exit 1 --------------------------
 expect_rc 1 "$T/missing.npy: cannot open: No such file" reduce "$T/missing.npy" --backend cpu

@@ -1,10 +1,11 @@
 /* gp_reduce on the CPU backend: the DESIGN.md matrix (sizes, dtypes, ops, algorithms,
  * data patterns, NaN / inf / -0, misaligned pointers) against independent references,
  * plus bit-exact checks that each named algorithm follows its kernel's order of
- * operations (naive simulations of the chapters' loops written here), that AUTO follows
- * the tree of src/core/reduce_tree.h, and that OpenMP thread counts change no bit. */
+ * operations (naive simulations of the chapters' loops written here), that AUTO's float
+ * SUM is the exact sum rounded once, and that OpenMP thread counts change no bit. */
 #include "check.h"
 #include "reduce_testutil.h"
+#include "exact_ref.h"
 #include "core/reduce_tree.h"
 
 #include <stdint.h>
@@ -242,14 +243,6 @@ static float sim_two_phase(const float *in, size_t n, int num_blocks) {
 }
 /* __shfl_down_sync(mask, v, o): every lane reads lane l+o, or keeps its own value when
  * l+o is past the warp; all 32 lanes update at once. */
-static double sim_shfl_tree(double *lane) {
-  for (int o = 16; o > 0; o /= 2) {
-    double got[32];
-    for (int l = 0; l < 32; l++) got[l] = l + o < 32 ? lane[l + o] : lane[l];
-    for (int l = 0; l < 32; l++) lane[l] = lane[l] + got[l];
-  }
-  return lane[0];
-}
 static float sim_shfl_tree_f(float *lane) {
   for (int o = 16; o > 0; o /= 2) {
     float got[32];
@@ -267,51 +260,6 @@ static float sim_warp_block(const float *in, size_t n) {
     warp_sum_arr[w] = sim_shfl_tree_f(lane);
   }
   return sim_shfl_tree_f(warp_sum_arr);
-}
-
-/* AUTO's tree from its definition, element by element: element i of tile T sits at
- * offset o = i % TE; vector q = o / VEC -> step u = q / 256, thread t = q % 256,
- * component c = o % VEC; tile T belongs to virtual block T % V. */
-static double sim_auto_f64(const void *in, int is_f32, size_t n) {
-  size_t es = is_f32 ? 4 : 8;
-  size_t vec = 16 / es, te = 256 * 4 * vec;
-  size_t tiles = (n + te - 1) / te;
-  size_t nv = tiles < GP_AUTO_MAX_VBLOCKS ? (tiles ? tiles : 1) : GP_AUTO_MAX_VBLOCKS;
-  double *acc = (double *)malloc(nv * 256 * vec * sizeof *acc);
-  for (size_t i = 0; i < nv * 256 * vec; i++) acc[i] = -0.0;
-  for (size_t i = 0; i < n; i++) {
-    size_t tile = i / te, o = i % te, q = o / vec, t = q % 256, c = o % vec;
-    size_t v = tile % nv;
-    double x = is_f32 ? (double)((const float *)in)[i] : ((const double *)in)[i];
-    double *a = &acc[(v * 256 + t) * vec + c];
-    *a = *a + x;
-  }
-  double *part = (double *)malloc(nv * sizeof *part);
-  for (size_t v = 0; v < nv; v++) {
-    double thr[256];
-    for (size_t t = 0; t < 256; t++) {
-      double *a = &acc[(v * 256 + t) * vec];
-      if (vec == 4) { a[0] = a[0] + a[2]; a[1] = a[1] + a[3]; }
-      thr[t] = a[0] + a[1];
-    }
-    double ws[32];
-    for (int w = 0; w < 8; w++) ws[w] = sim_shfl_tree(thr + 32 * w);
-    for (int w = 8; w < 32; w++) ws[w] = -0.0;
-    part[v] = sim_shfl_tree(ws);
-  }
-  double thr[256];
-  for (size_t t = 0; t < 256; t++) {
-    double a = -0.0;
-    for (size_t i = t; i < nv; i += 256) a = a + part[i];
-    thr[t] = a;
-  }
-  double ws[32];
-  for (int w = 0; w < 8; w++) ws[w] = sim_shfl_tree(thr + 32 * w);
-  for (int w = 8; w < 32; w++) ws[w] = -0.0;
-  double r = sim_shfl_tree(ws);
-  free(acc);
-  free(part);
-  return r;
 }
 
 static void test_kernel_order(void) {
@@ -374,18 +322,16 @@ static void test_kernel_order(void) {
     CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(want), "warp-atomic n=%zu: %.9g vs %.9g", wn[k],
               out, want);
   }
-  /* AUTO: the tree of reduce_tree.h, simulated element by element */
-  CHECK(GP_AUTO_THREADS == 256 && GP_AUTO_UNROLL == 4 && GP_AUTO_VEC_BYTES == 16 &&
-        GP_AUTO_FINAL_THREADS == 256);
+  /* AUTO's float SUM: the exact sum rounded once (tests/exact_ref.h) */
   const size_t an[] = {1, 7, 1024, 4095, 4096, 4097, 4096 * 3 + 17, 100000, 300000};
   for (size_t k = 0; k < sizeof an / sizeof an[0]; k++) {
-    float wf = (float)sim_auto_f64(f, 1, an[k]);
+    float wf = xr_sum_f32(f, an[k]);
     CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F32, f, an[k], &out, GP_REDUCE_AUTO));
-    CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(wf), "auto f32 n=%zu: %.9g vs tree %.9g", an[k],
+    CHECK_MSG(rt_f32_bits(out) == rt_f32_bits(wf), "auto f32 n=%zu: %.9g vs exact %.9g", an[k],
               out, wf);
-    double wd = sim_auto_f64(d, 0, an[k]), od;
+    double wd = xr_sum_f64(d, an[k]), od;
     CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F64, d, an[k], &od, GP_REDUCE_AUTO));
-    CHECK_MSG(rt_f64_bits(od) == rt_f64_bits(wd), "auto f64 n=%zu: %.17g vs tree %.17g", an[k],
+    CHECK_MSG(rt_f64_bits(od) == rt_f64_bits(wd), "auto f64 n=%zu: %.17g vs exact %.17g", an[k],
               od, wd);
   }
   free(f);
@@ -402,8 +348,8 @@ static void test_threads_and_large(void) {
     f[i] = (float)((check_rand01() - 0.5) * ldexp(1.0, (int)(check_rand64() % 16)));
     d[i] = f[i] * 1.0000001;
   }
-  float f_ref = (float)sim_auto_f64(f, 1, n);
-  double d_ref = sim_auto_f64(d, 0, n);
+  float f_ref = xr_sum_f32(f, n);
+  double d_ref = xr_sum_f64(d, n);
   float tp_ref = 0, wa_ref = 0;
   int nthreads[] = {1, 2, 3, 8};
   for (int k = 0; k < 4; k++) {

@@ -1,9 +1,11 @@
-// Peers of the reduce suite: cub::DeviceReduce::{Sum, Min, Max} and thrust::reduce over
+// Peers of the reduce suite: cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax},
+// cub::DeviceSegmentedReduce::Sum and thrust::reduce over
 // the same device buffer and stream as gpuprims, temp storage allocated once up front.
 // C++ is allowed here (bench/peers/ only); the C side sees the extern "C" API.
 #include "cub_reduce.h"
 
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
@@ -128,5 +130,132 @@ extern "C" void gpb_cub_reduce_destroy(gpb_cub_reduce *r) {
   if (!r) return;
   if (r->temp) cudaFree(r->temp);
   if (r->alloc.block) cudaFree(r->alloc.block);
+  delete r;
+}
+
+// ---- arg-min / arg-max ----
+struct gpb_cub_arg {
+  int dtype, is_max;
+  const void *in;
+  void *value, *index;
+  size_t n;
+  void *temp;
+  size_t temp_bytes;
+};
+
+template <typename T>
+static cudaError_t arg_call(gpb_cub_arg *r, void *temp, size_t &bytes, cudaStream_t st) {
+  const T *in = (const T *)r->in;
+  ::cuda::std::int64_t *idx = (::cuda::std::int64_t *)r->index;
+  if (r->is_max) return cub::DeviceReduce::ArgMax(temp, bytes, in, (T *)r->value, idx, (::cuda::std::int64_t)r->n, st);
+  return cub::DeviceReduce::ArgMin(temp, bytes, in, (T *)r->value, idx, (::cuda::std::int64_t)r->n, st);
+}
+
+static cudaError_t arg_dispatch(gpb_cub_arg *r, void *temp, size_t &bytes, cudaStream_t st) {
+  switch (r->dtype) {
+  case 0: return arg_call<float>(r, temp, bytes, st);
+  case 1: return arg_call<double>(r, temp, bytes, st);
+  case 2: return arg_call<int32_t>(r, temp, bytes, st);
+  case 3: return arg_call<int64_t>(r, temp, bytes, st);
+  case 4: return arg_call<uint32_t>(r, temp, bytes, st);
+  default: return arg_call<uint64_t>(r, temp, bytes, st);
+  }
+}
+
+extern "C" int gpb_cub_arg_create(gpb_cub_arg **out, int dtype, int is_max, const void *d_in,
+                                  size_t n, void *d_value, void *d_index) {
+  *out = nullptr;
+  gpb_cub_arg *r = new (std::nothrow) gpb_cub_arg();
+  if (!r) return (int)cudaErrorMemoryAllocation;
+  r->dtype = dtype;
+  r->is_max = is_max;
+  r->in = d_in;
+  r->value = d_value;
+  r->index = d_index;
+  r->n = n;
+  cudaError_t e = arg_dispatch(r, nullptr, r->temp_bytes, 0);
+  if (e == cudaSuccess) e = cudaMalloc(&r->temp, r->temp_bytes ? r->temp_bytes : 1);
+  if (e != cudaSuccess) {
+    gpb_cub_arg_destroy(r);
+    return (int)e;
+  }
+  *out = r;
+  return 0;
+}
+
+extern "C" int gpb_cub_arg_run(gpb_cub_arg *r, void *stream) {
+  size_t bytes = r->temp_bytes;
+  return (int)arg_dispatch(r, r->temp, bytes, (cudaStream_t)stream);
+}
+
+extern "C" void gpb_cub_arg_destroy(gpb_cub_arg *r) {
+  if (!r) return;
+  if (r->temp) cudaFree(r->temp);
+  delete r;
+}
+
+// ---- segmented sum over equal segments ----
+struct gpb_cub_seg {
+  int dtype;
+  const void *in;
+  void *out;
+  size_t nseg;
+  uint64_t *offsets; // nseg + 1, device
+  void *temp;
+  size_t temp_bytes;
+};
+
+template <typename T, typename O>
+static cudaError_t seg_call(gpb_cub_seg *r, void *temp, size_t &bytes, cudaStream_t st) {
+  return cub::DeviceSegmentedReduce::Sum(temp, bytes, (const T *)r->in, (O *)r->out,
+                                         (::cuda::std::int64_t)r->nseg, r->offsets, r->offsets + 1, st);
+}
+
+static cudaError_t seg_dispatch(gpb_cub_seg *r, void *temp, size_t &bytes, cudaStream_t st) {
+  switch (r->dtype) {
+  case 0: return seg_call<float, float>(r, temp, bytes, st);
+  case 1: return seg_call<double, double>(r, temp, bytes, st);
+  case 2: return seg_call<int32_t, int64_t>(r, temp, bytes, st);
+  case 3: return seg_call<int64_t, int64_t>(r, temp, bytes, st);
+  case 4: return seg_call<uint32_t, uint64_t>(r, temp, bytes, st);
+  default: return seg_call<uint64_t, uint64_t>(r, temp, bytes, st);
+  }
+}
+
+extern "C" int gpb_cub_seg_create(gpb_cub_seg **out, int dtype, const void *d_in, size_t nseg,
+                                  size_t seg_len, void *d_out) {
+  *out = nullptr;
+  gpb_cub_seg *r = new (std::nothrow) gpb_cub_seg();
+  if (!r) return (int)cudaErrorMemoryAllocation;
+  r->dtype = dtype;
+  r->in = d_in;
+  r->out = d_out;
+  r->nseg = nseg;
+  uint64_t *h = new (std::nothrow) uint64_t[nseg + 1];
+  cudaError_t e = h ? cudaMalloc(&r->offsets, (nseg + 1) * sizeof(uint64_t)) : cudaErrorMemoryAllocation;
+  if (e == cudaSuccess) {
+    for (size_t s = 0; s <= nseg; s++) h[s] = (uint64_t)(s * seg_len);
+    e = cudaMemcpy(r->offsets, h, (nseg + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice);
+  }
+  delete[] h;
+  if (e == cudaSuccess) e = seg_dispatch(r, nullptr, r->temp_bytes, 0);
+  if (e == cudaSuccess) e = cudaMalloc(&r->temp, r->temp_bytes ? r->temp_bytes : 1);
+  if (e != cudaSuccess) {
+    gpb_cub_seg_destroy(r);
+    return (int)e;
+  }
+  *out = r;
+  return 0;
+}
+
+extern "C" int gpb_cub_seg_run(gpb_cub_seg *r, void *stream) {
+  size_t bytes = r->temp_bytes;
+  return (int)seg_dispatch(r, r->temp, bytes, (cudaStream_t)stream);
+}
+
+extern "C" void gpb_cub_seg_destroy(gpb_cub_seg *r) {
+  if (!r) return;
+  if (r->offsets) cudaFree(r->offsets);
+  if (r->temp) cudaFree(r->temp);
   delete r;
 }

@@ -1,4 +1,5 @@
-/* Peers for the reduce suite: CUB DeviceReduce and thrust::reduce on a device buffer
+/* Peers for the reduce suite: CUB DeviceReduce (Sum, Min, Max, ArgMin, ArgMax),
+ * DeviceSegmentedReduce::Sum and thrust::reduce on a device buffer
  * (bench/peers/cub_reduce.cu), callable from C. Compiled only with CUDA. */
 #ifndef GP_BENCH_PEERS_CUB_REDUCE_H
 #define GP_BENCH_PEERS_CUB_REDUCE_H
@@ -25,6 +26,23 @@ int gpb_cub_reduce_run(gpb_cub_reduce *r, void *stream);
  * also copied to d_out so it can be checked. */
 int gpb_thrust_reduce_run(gpb_cub_reduce *r, void *stream);
 void gpb_cub_reduce_destroy(gpb_cub_reduce *r);
+
+/* cub::DeviceReduce::ArgMin / ArgMax (is_max) of n elements of `dtype` at d_in: the
+ * value into d_value (one element), the index into d_index (int64). Same conventions. */
+typedef struct gpb_cub_arg gpb_cub_arg;
+int gpb_cub_arg_create(gpb_cub_arg **r, int dtype, int is_max, const void *d_in, size_t n,
+                       void *d_value, void *d_index);
+int gpb_cub_arg_run(gpb_cub_arg *r, void *stream);
+void gpb_cub_arg_destroy(gpb_cub_arg *r);
+
+/* cub::DeviceSegmentedReduce::Sum over nseg segments of seg_len consecutive elements
+ * (begin/end offsets in a device array built here) into d_out (nseg elements of
+ * gp_reduce_out_type(GP_SUM, dtype)). Same conventions. */
+typedef struct gpb_cub_seg gpb_cub_seg;
+int gpb_cub_seg_create(gpb_cub_seg **r, int dtype, const void *d_in, size_t nseg, size_t seg_len,
+                       void *d_out);
+int gpb_cub_seg_run(gpb_cub_seg *r, void *stream);
+void gpb_cub_seg_destroy(gpb_cub_seg *r);
 
 #ifdef __cplusplus
 }

@@ -65,7 +65,8 @@ GP_RT_FN unsigned gp_rt_wa_blocks(size_t n) {
  *    in order starting from the identity, then the same block reduction.
  * A physical grid of any size G <= V runs virtual blocks b, b+G, ...: G decides only
  * who does which virtual block, never the order of operations.
- * F32 SUM accumulates in F64 and rounds once at the end. */
+ * This tree serves integer SUM and MIN/MAX; F32/F64 SUM take the correctly rounded
+ * path of core/exact_sum.h instead, whose bits do not depend on any tree. */
 #define GP_AUTO_THREADS 256u
 #define GP_AUTO_UNROLL 4u
 #define GP_AUTO_VEC_BYTES 16u

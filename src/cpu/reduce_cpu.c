@@ -34,25 +34,6 @@
 #define RS_RUN f32sum32_run
 #include "cpu/reduce_cpu_stamp.h"
 
-#define RS_IN float
-#define RS_ACC double
-#define RS_LOAD(x) ((double)(x))
-#define RS_OP GP_SUM_OP
-#define RS_IDENT GP_RT_F64_SUM_ID
-#define RS_TREE_INTERLEAVED f32sum64_tree_interleaved
-#define RS_TREE_SEQUENTIAL f32sum64_tree_sequential
-#define RS_WARP_TREE f32sum64_warp_tree
-#define RS_BLOCK_REDUCE f32sum64_block_reduce
-#define RS_TILE_IN f32sum64_tile_in
-#define RS_TILE_ACC f32sum64_tile_acc
-#define RS_SEED_TREE f32sum64_seed_tree
-#define RS_GRID_STRIDE f32sum64_grid_stride
-#define RS_TWO_PHASE f32sum64_two_phase
-#define RS_WARP_ATOMIC f32sum64_warp_atomic
-#define RS_AUTO f32sum64_auto
-#define RS_RUN f32sum64_run
-#include "cpu/reduce_cpu_stamp.h"
-
 #define RS_IN double
 #define RS_ACC double
 #define RS_LOAD(x) (x)
@@ -384,18 +365,13 @@ gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in
   switch (type) {
   case GP_F32:
     if (op == GP_SUM) {
-      if (algo == GP_REDUCE_AUTO) {
-        double r;
-        if (f32sum64_run(algo, in, n, two_phase_blocks, &r) != 0) goto oom;
-        float o = gp_rt_canon_f32((float)r);
-        memcpy(out, &o, sizeof o);
-        return GP_OK;
-      }
+      if (algo == GP_REDUCE_AUTO) return gp_cpu_sum_exact(GP_F32, in, n, out);
       GP_RUN_STAMP(f32sum32_run, float, float, gp_rt_canon_f32);
     }
     if (op == GP_MIN) GP_RUN_STAMP(f32min_run, float, float, gp_rt_canon_f32);
     GP_RUN_STAMP(f32max_run, float, float, gp_rt_canon_f32);
   case GP_F64:
+    if (op == GP_SUM && algo == GP_REDUCE_AUTO) return gp_cpu_sum_exact(GP_F64, in, n, out);
     if (op == GP_SUM) GP_RUN_STAMP(f64sum_run, double, double, gp_rt_canon_f64);
     if (op == GP_MIN) GP_RUN_STAMP(f64min_run, double, double, gp_rt_canon_f64);
     GP_RUN_STAMP(f64max_run, double, double, gp_rt_canon_f64);

@@ -16,6 +16,18 @@ extern "C" {
 gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
                         void *out, gp_reduce_algo algo, unsigned two_phase_blocks);
 
+/* GP_REDUCE_AUTO's F32/F64 SUM: the exact sum of in[0..n) rounded once to `type`
+ * (src/cpu/reduce_exact_cpu.c). type is GP_F32 or GP_F64. */
+gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out);
+
+/* gp_reduce_rows / gp_reduce_segments_offsets (src/cpu/reduce_segments_cpu.c): segment s
+ * is offsets[s] .. offsets[s+1] (validated), or s*row_len .. (s+1)*row_len when offsets
+ * is NULL; out gets nseg elements of gp_reduce_out_type(op, type), each the bits
+ * gp_reduce (AUTO) gives for that segment; an empty one gives 0 (SUM) or the identity. */
+gp_status gp_cpu_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                                 const uint64_t *offsets, size_t row_len, size_t nseg, void *out,
+                                 unsigned two_phase_blocks);
+
 #ifdef __cplusplus
 }
 #endif

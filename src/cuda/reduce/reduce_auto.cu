@@ -8,6 +8,7 @@
  * of the exact NaN / -0 operator (gp_auto_f32min etc. below). */
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/reduce/reduce_cuda.h"
+#include "core/exact_sum.h"
 
 #include <stdint.h>
 
@@ -262,13 +263,18 @@ extern "C" void gp_cuda_reduce_auto_force_grid(gp_context *ctx, unsigned grid) {
   ctx->reduce_force_grid = grid;
 }
 
-/* The context's next ticket counter (allocating and zeroing its pool on first use). */
-static gp_status next_ticket(gp_context *ctx, unsigned **ticket) {
+/* The context's next slot: a ticket counter and, for the exact float SUM
+ * (reduce_exact.cu), a superaccumulator of GP_XS_MAX_LIMBS + 1 limbs, both zero between
+ * calls. The pool (tickets, then accumulators) is allocated and zeroed on first use. */
+#define GP_SLOT_ACC_OFFSET (((GP_TICKET_SLOTS * sizeof(unsigned)) + 255) & ~(size_t)255)
+extern "C" gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket,
+                                              unsigned long long **acc) {
   if (!ctx->reduce_tickets) {
+    const size_t bytes =
+        GP_SLOT_ACC_OFFSET + (size_t)GP_TICKET_SLOTS * (GP_XS_MAX_LIMBS + 1) * sizeof(unsigned long long);
     void *p = NULL;
-    GP_CUDA_TRY(ctx, cudaMalloc(&p, GP_TICKET_SLOTS * sizeof(unsigned)));
-    cudaError_t e = cudaMemsetAsync(p, 0, GP_TICKET_SLOTS * sizeof(unsigned),
-                                    (cudaStream_t)ctx->stream);
+    GP_CUDA_TRY(ctx, cudaMalloc(&p, bytes));
+    cudaError_t e = cudaMemsetAsync(p, 0, bytes, (cudaStream_t)ctx->stream);
     if (e == cudaSuccess) e = cudaStreamSynchronize((cudaStream_t)ctx->stream);
     if (e != cudaSuccess) {
       (void)cudaFree(p);
@@ -277,7 +283,11 @@ static gp_status next_ticket(gp_context *ctx, unsigned **ticket) {
     }
     ctx->reduce_tickets = p;
   }
-  *ticket = (unsigned *)ctx->reduce_tickets + ctx->reduce_ticket_next++ % GP_TICKET_SLOTS;
+  const unsigned k = ctx->reduce_ticket_next++ % GP_TICKET_SLOTS;
+  *ticket = (unsigned *)ctx->reduce_tickets + k;
+  if (acc)
+    *acc = (unsigned long long *)((char *)ctx->reduce_tickets + GP_SLOT_ACC_OFFSET) +
+           (size_t)k * (GP_XS_MAX_LIMBS + 1);
   return GP_OK;
 }
 
@@ -345,7 +355,7 @@ template <typename T, typename A, typename Op>
 static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scratch, void *vout) {
   typedef typename gp_rout<T, A>::type Out;
   unsigned *slot = NULL;
-  gp_status s = next_ticket(ctx, &slot);
+  gp_status s = gp_cuda_reduce_next_slot(ctx, &slot, NULL);
   if (s) return s;
   const unsigned grid = launch_auto<T, typename gp_auto_fast<T, A, Op>::type, Out>(
       ctx, static_cast<const T *>(vin), n, scratch, static_cast<Out *>(vout), slot);
@@ -355,6 +365,8 @@ static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scra
 
 extern "C" gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type,
                                          const void *d_in, size_t n, void *scratch, void *d_out) {
+  if (op == GP_SUM && (type == GP_F32 || type == GP_F64)) /* correctly rounded */
+    return gp_cuda_sum_exact(ctx, type, d_in, n, d_out);
   GP_REDUCE_DISPATCH(run_auto, double, op, type, ctx, d_in, n, scratch, d_out)
   return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
 }

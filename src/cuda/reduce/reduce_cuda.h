@@ -31,8 +31,42 @@ gp_status gp_cuda_reduce_warp_atomic(gp_context *ctx, gp_op op, gp_dtype type,
 gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
                               size_t n, void *scratch, void *d_out);
 
+/* GP_REDUCE_AUTO's F32/F64 SUM (reduce_exact.cu): the exact sum rounded once, same
+ * contract as above (type is GP_F32 or GP_F64; no scratch). */
+gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
+                            void *d_out);
+
+/* gp_argreduce (argreduce.cu): index and value of the first minimum (op GP_MIN) or
+ * maximum (GP_MAX) of n >= 1 elements at d_in, into device-accessible d_value (one
+ * element) and d_index; scratch: gp_cuda_argreduce_scratch_bytes() bytes. Async. */
+size_t gp_cuda_argreduce_scratch_bytes(void);
+gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in, size_t n,
+                            void *scratch, void *d_value, uint64_t *d_index);
+
+/* gp_reduce_rows / gp_reduce_segments_offsets (reduce_segments.cu): nseg results of
+ * gp_reduce_out_type(op, type) into d_out; segment s is d_offsets[s] .. d_offsets[s+1]
+ * (device-accessible, validated) or, with d_offsets NULL, s*row_len .. (s+1)*row_len.
+ * mean_len (elements per segment) picks a warp or a block per segment. Async. */
+gp_status gp_cuda_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                                  const uint64_t *d_offsets, size_t row_len, size_t nseg,
+                                  double mean_len, void *d_out);
+
+/* gp_topk (topk.cu): keys (core/topk.h; 4- or 8-byte, as the type) and indices 0..n-1
+ * of n elements at d_in; then, after the pairs are sorted, values (may be NULL) and
+ * indices (may be NULL) of the first k. Async. */
+gp_status gp_cuda_topk_encode(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
+                              int largest, void *d_keys, uint64_t *d_idx);
+gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const void *d_in,
+                              const uint64_t *d_sorted_idx, size_t k, void *d_values,
+                              uint64_t *d_indices);
+
+/* The context's next ticket counter and exact-sum accumulator (acc may be NULL), both
+ * zero; the kernel that takes them leaves them zero again (reduce_auto.cu). */
+gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket, unsigned long long **acc);
+
 /* Tests only: forces the AUTO kernel's physical grid on ctx to `grid` blocks (clamped
- * to the number of virtual blocks; 0 = the automatic choice) to show the bits do not
+ * to the number of virtual blocks, or of tiles for the exact float SUM; 0 = the automatic
+ * choice) to show the bits do not
  * depend on it. */
 void gp_cuda_reduce_auto_force_grid(gp_context *ctx, unsigned grid);
 

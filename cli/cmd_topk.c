@@ -1,0 +1,104 @@
+/* `gpuprims topk FILE -k K`: the K largest (or --smallest) numbers of a .npy, raw or text
+ * file, sorted, ties to the lower index; one "INDEX VALUE" line each on stdout. */
+#include "commands.h"
+#include "cli_util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gpuprims topk FILE -k K [--smallest] [--backend auto|cuda|cpu] [--dtype T]\n"
+          "                               [--format npy|raw|text]\n\n"
+          "Prints the K largest numbers of FILE (or the K smallest with --smallest), sorted,\n"
+          "one \"INDEX VALUE\" line each; equal values keep their file order. Floats order\n"
+          "as gpuprims sort does (-nan < -inf < ... < -0 < +0 < ... < +inf < +nan).\n"
+          "  -k         how many (1 .. the number of elements)\n"
+          "  --dtype    element type of a raw file (required) or a text file (default f64)\n"
+          "  --format   npy, raw or text; default by extension\n");
+  cli_help_footer(f);
+}
+
+static void print_value(gp_dtype t, const unsigned char *p) {
+  switch (t) {
+  case GP_F32: { float v; memcpy(&v, p, 4); printf("%.9g\n", (double)v); break; }
+  case GP_F64: { double v; memcpy(&v, p, 8); printf("%.17g\n", v); break; }
+  case GP_I32: { int32_t v; memcpy(&v, p, 4); printf("%" PRId32 "\n", v); break; }
+  case GP_I64: { int64_t v; memcpy(&v, p, 8); printf("%" PRId64 "\n", v); break; }
+  case GP_U32: { uint32_t v; memcpy(&v, p, 4); printf("%" PRIu32 "\n", v); break; }
+  default: { uint64_t v; memcpy(&v, p, 8); printf("%" PRIu64 "\n", v); break; }
+  }
+}
+
+int cmd_topk(int argc, char **argv) {
+  const char *path = NULL;
+  uint64_t k = 0;
+  int have_k = 0;
+  gp_order order = GP_DESCENDING;
+  gp_backend backend = GP_BACKEND_AUTO;
+  gp_dtype dtype = (gp_dtype)-1;
+  gp_file_format fmt = GP_FILE_AUTO;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (cli_is_help(a)) { usage(stdout); return 0; }
+    if (strcmp(a, "--smallest") == 0) { order = GP_ASCENDING; continue; }
+    if (a[0] == '-' && a[1] != '\0') {
+      int valued = strcmp(a, "-k") == 0 || strcmp(a, "--backend") == 0 ||
+                   strcmp(a, "--dtype") == 0 || strcmp(a, "--format") == 0;
+      if (!valued) { cli_error("topk", "unknown option '%s' (see gpuprims topk --help)", a); return EXIT_USAGE; }
+      if (i + 1 >= argc) { cli_error("topk", "%s needs a value", a); return EXIT_USAGE; }
+      const char *v = argv[++i];
+      if (strcmp(a, "-k") == 0 && (!cli_parse_u64(v, &k) || k == 0)) {
+        cli_error("topk", "-k needs a positive count, not '%s'", v);
+        return EXIT_USAGE;
+      }
+      if (strcmp(a, "-k") == 0) have_k = 1;
+      if (strcmp(a, "--backend") == 0 && !cli_parse_backend("topk", v, &backend)) return EXIT_USAGE;
+      if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &dtype) != GP_OK) {
+        cli_error("topk", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
+        return EXIT_USAGE;
+      }
+      if (strcmp(a, "--format") == 0 && gp_file_format_from_name(v, &fmt) != GP_OK) {
+        cli_error("topk", "unknown format '%s': use npy, raw or text", v);
+        return EXIT_USAGE;
+      }
+      continue;
+    }
+    if (path) { cli_error("topk", "more than one FILE ('%s' and '%s')", path, a); return EXIT_USAGE; }
+    path = a;
+  }
+  if (!path || !have_k) {
+    cli_error("topk", "%s (see gpuprims topk --help)", path ? "no -k K given" : "no FILE given");
+    return EXIT_USAGE;
+  }
+  gp_context *ctx;
+  if (!cli_create("topk", backend, &ctx)) return 1;
+  gp_array arr = {GP_F64, 0, NULL};
+  gp_status s = gp_array_load(ctx, cli_path(path, 0), fmt, dtype, &arr);
+  if (s != GP_OK) {
+    cli_error("topk", "%s", gp_last_error(ctx));
+    gp_destroy(ctx);
+    return 1;
+  }
+  const size_t es = gp_dtype_size(arr.dtype);
+  unsigned char *v = k <= arr.n ? (unsigned char *)malloc((size_t)k * es) : NULL;
+  uint64_t *idx = k <= arr.n ? (uint64_t *)malloc((size_t)k * 8) : NULL;
+  s = (v && idx) || k > arr.n ? gp_topk(ctx, arr.dtype, arr.data, arr.n, (size_t)k, order, v, idx)
+                              : GP_ERR_OUT_OF_MEMORY;
+  if (s != GP_OK) {
+    cli_error("topk", "top %" PRIu64 " of %s failed: %s", k, path,
+              s == GP_ERR_OUT_OF_MEMORY && !v ? "out of host memory" : gp_last_error(ctx));
+  } else {
+    for (uint64_t j = 0; j < k; j++) {
+      printf("%" PRIu64 " ", idx[j]);
+      print_value(arr.dtype, v + j * es);
+    }
+  }
+  free(v);
+  free(idx);
+  gp_array_free(&arr);
+  gp_destroy(ctx);
+  return s == GP_OK ? 0 : 1;
+}

@@ -1,0 +1,97 @@
+/* gp_argreduce: argument checks with messages, the backend choice, staging of host input,
+ * and delivery of the value and index to host or device memory. The algorithms live
+ * in src/cpu/argreduce_cpu.c and src/cuda/reduce/argreduce.cu. */
+#include "core/context.h"
+#include "core/host_io.h"
+#include "api/deliver.h"
+#include "cpu/argreduce_cpu.h"
+
+#include <string.h>
+#if GP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "cuda/reduce/reduce_cuda.h"
+#endif
+
+static gp_status check_args(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                            const void *value_out, const uint64_t *index_out) {
+  if (op != GP_MIN && op != GP_MAX)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "gp_argreduce: op %d is not an arg-reduction: use GP_MIN (argmin) or GP_MAX "
+                   "(argmax)", (int)op);
+  gp_status s = gp_check_dtype(ctx, type, "dtype");
+  if (s != GP_OK) return s;
+  if (n == 0)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "arg%s of n = 0 elements has no answer: pass n >= 1",
+                   op == GP_MIN ? "min" : "max");
+  if (n > SIZE_MAX / 8)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "n = %zu elements does not fit in memory", n);
+  s = gp_check_ptr(ctx, in, n, "in");
+  if (s != GP_OK) return s;
+  if (!value_out && !index_out)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "value_out and index_out are both NULL: pass at least one");
+  return GP_OK;
+}
+
+#if GP_HAVE_CUDA
+static gp_status argreduce_cuda(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                                size_t n, void *value_out, uint64_t *index_out) {
+  const size_t es = gp_dtype_size(type);
+  const gp_mem_kind kin = gp_mem_kind_of(ctx, in);
+  const int v_dev = value_out && gp_mem_kind_of(ctx, value_out) != GP_MEM_HOST;
+  const int i_dev = index_out && gp_mem_kind_of(ctx, index_out) != GP_MEM_HOST;
+  const int v_plain = !value_out || gp_mem_kind_of(ctx, value_out) == GP_MEM_DEVICE;
+  const int i_plain = !index_out || gp_mem_kind_of(ctx, index_out) == GP_MEM_DEVICE;
+  const int async = kin == GP_MEM_DEVICE && v_plain && i_plain;
+
+  gp_ws_layout layout = {0};
+  size_t off_stage = 0;
+  if (kin == GP_MEM_HOST) off_stage = gp_ws_add(&layout, n * es);
+  const size_t off_scratch = gp_ws_add(&layout, gp_cuda_argreduce_scratch_bytes());
+  void *base = NULL;
+  gp_status s = gp_ws_reserve(ctx, &layout, &base);
+  if (s != GP_OK) return s;
+  char *ws = (char *)base;
+  const void *d_in = in;
+  if (kin == GP_MEM_HOST) {
+    if ((s = gp_stage_in(ctx, ws + off_stage, in, n * es))) return s;
+    d_in = ws + off_stage;
+  }
+  /* results the caller wants on the host (or not at all) land in the mapped slot:
+   * the value at byte 0, the index at byte 8 */
+  void *slot_host = NULL, *slot_dev = NULL;
+  if ((!v_dev || !i_dev) && (s = gp_result_slot(ctx, &slot_host, &slot_dev))) return s;
+  void *d_value = v_dev ? value_out : slot_dev;
+  uint64_t *d_index = i_dev ? index_out : (uint64_t *)((char *)slot_dev + 8);
+  s = gp_cuda_argreduce(ctx, op, type, d_in, n, ws + off_scratch, d_value, d_index);
+  if (s != GP_OK) return s;
+  if (v_dev && i_dev) return async ? GP_OK : gp_sync_stream(ctx);
+  unsigned char host[16];
+  if ((s = gp_deliver_scalar(ctx, host, sizeof host))) return s;
+  if (value_out && !v_dev) memcpy(value_out, host, es);
+  if (index_out && !i_dev) memcpy(index_out, host + 8, 8);
+  return GP_OK;
+}
+#endif
+
+gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                       void *value_out, uint64_t *index_out) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  s = check_args(ctx, op, type, in, n, value_out, index_out);
+  if (s != GP_OK) return s;
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA)
+    return argreduce_cuda(ctx, op, type, in, n, value_out, index_out);
+#endif
+  if ((s = gp_require_host(ctx, in, "in"))) return s;
+  if (value_out && (s = gp_require_host(ctx, value_out, "value_out"))) return s;
+  if (index_out && (s = gp_require_host(ctx, index_out, "index_out"))) return s;
+  unsigned char v[8];
+  uint64_t i;
+  gp_cpu_argreduce(op, type, in, n, v, &i);
+  if (value_out) memcpy(value_out, v, gp_dtype_size(type));
+  if (index_out) *index_out = i;
+  return GP_OK;
+}

@@ -1,0 +1,18 @@
+/* CPU backend of gp_argreduce (src/cpu/argreduce_cpu.c). Internal. */
+#ifndef GP_CPU_ARGREDUCE_CPU_H
+#define GP_CPU_ARGREDUCE_CPU_H
+
+#include "core/context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* n >= 1 host elements; op GP_MIN or GP_MAX; arguments already validated. */
+void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *value_out,
+                      uint64_t *index_out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,84 @@
+/* CPU backend of the correctly rounded F32/F64 SUM (GP_REDUCE_AUTO): the expansion +
+ * superaccumulator of src/core/exact_sum.h, OpenMP threads over fixed chunks, each
+ * thread's exact integer folded into one, rounded once. The result is the exact sum
+ * rounded, so it equals the CUDA backend's bits whatever either one's order. */
+#include "cpu/reduce_cpu.h"
+#include "core/exact_sum.h"
+
+#include <string.h>
+
+/* Each chunk starts fresh expansions and ends with a normalized accumulator, so no
+ * limb ever holds more than ~3 x 2^16 deferred digits. */
+#define GP_XS_CPU_CHUNK ((size_t)1 << 16)
+
+static void chunk_f32(const float *x, size_t n, int64_t *acc) {
+  const int L = GP_XS_F32_LIMBS, lsb = GP_XS_F32_LSB;
+  double h[4] = {-0.0, -0.0, -0.0, -0.0};
+  for (size_t i = 0; i < n; i++) {
+    double v = (double)x[i];
+    if (!gp_xs_add1(&h[i & 3], v)) gp_xs_add_plain(acc, L, lsb, v);
+  }
+  for (int c = 0; c < 4; c++) {
+    gp_xs_add_plain(acc, L, lsb, h[c]);
+    acc[L] |= gp_xs_head_flag(h[c]);
+  }
+  gp_xs_normalize(acc, L);
+}
+
+static void chunk_f64(const double *x, size_t n, int64_t *acc) {
+  const int L = GP_XS_F64_LIMBS, lsb = GP_XS_F64_LSB;
+  double h[2] = {-0.0, -0.0}, l[2] = {-0.0, -0.0};
+  for (size_t i = 0; i < n; i++)
+    if (!gp_xs_add2(&h[i & 1], &l[i & 1], x[i])) gp_xs_add_plain(acc, L, lsb, x[i]);
+  for (int c = 0; c < 2; c++) {
+    gp_xs_add_plain(acc, L, lsb, h[c]);
+    gp_xs_add_plain(acc, L, lsb, l[c]);
+    acc[L] |= gp_xs_head_flag(h[c]);
+  }
+  gp_xs_normalize(acc, L);
+}
+
+/* acc[0..L] = the exact sum of in[0..n) as a normalized superaccumulator. */
+static void exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
+  const int L = type == GP_F32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
+  const size_t esize = type == GP_F32 ? 4 : 8;
+  const size_t nchunks = (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK;
+  memset(acc, 0, (size_t)(L + 1) * sizeof *acc);
+#ifdef _OPENMP
+#pragma omp parallel if (nchunks > 1)
+#endif
+  {
+    int64_t mine[GP_XS_MAX_LIMBS + 1];
+    memset(mine, 0, sizeof mine);
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (size_t c = 0; c < nchunks; c++) {
+      size_t lo = c * GP_XS_CPU_CHUNK, cnt = n - lo < GP_XS_CPU_CHUNK ? n - lo : GP_XS_CPU_CHUNK;
+      const char *p = (const char *)in + lo * esize;
+      if (type == GP_F32) chunk_f32((const float *)p, cnt, mine);
+      else chunk_f64((const double *)p, cnt, mine);
+    }
+#ifdef _OPENMP
+#pragma omp critical(gp_xs_fold)
+#endif
+    {
+      for (int i = 0; i < L; i++) acc[i] = (int64_t)((uint64_t)acc[i] + (uint64_t)mine[i]);
+      acc[L] |= mine[L];
+      gp_xs_normalize(acc, L);
+    }
+  }
+}
+
+gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
+  int64_t acc[GP_XS_MAX_LIMBS + 1];
+  exact_acc(type, in, n, acc);
+  if (type == GP_F32) {
+    float r = gp_rt_canon_f32((float)gp_xs_round(acc, GP_XS_F32_LIMBS, GP_XS_F32_LSB, 24));
+    memcpy(out, &r, sizeof r);
+  } else {
+    double r = gp_rt_canon_f64(gp_xs_round(acc, GP_XS_F64_LIMBS, GP_XS_F64_LSB, 53));
+    memcpy(out, &r, sizeof r);
+  }
+  return GP_OK;
+}

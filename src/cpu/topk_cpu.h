@@ -1,0 +1,20 @@
+/* CPU backend of gp_topk (src/cpu/topk_cpu.c). Internal. */
+#ifndef GP_CPU_TOPK_CPU_H
+#define GP_CPU_TOPK_CPU_H
+
+#include "core/context.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The k (1 <= k <= n) largest (GP_DESCENDING) or smallest (GP_ASCENDING) of n host
+ * elements, sorted, ties to the lower index; values and/or indices (one may be NULL).
+ * Returns 0, or -1 when out of host memory. */
+int gp_cpu_topk(gp_dtype type, const void *in, size_t n, size_t k, gp_order order, void *values,
+                uint64_t *indices);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

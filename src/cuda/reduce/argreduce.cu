@@ -1,0 +1,192 @@
+/* gp_argreduce on CUDA: arg-min / arg-max in one launch. Each thread walks its 16-byte
+ * vectors in increasing index order keeping the best (key, index) of core/argreduce.h
+ * (lexicographic, as a 64-bit key may equal the all-ones start), the block combines lexicographically through
+ * warp shuffles, each block stores its pair, and the last block (ticket) combines the
+ * pairs and writes the value and index. Lexicographic min is associative and
+ * commutative, so the answer does not depend on the grid. */
+#include "cuda/common/warp_reduce.cuh"
+#include "cuda/reduce/reduce_cuda.h"
+#include "core/argreduce.h"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#define GP_ARG_THREADS 256u
+#define GP_ARG_UNROLL 4u /* 16-byte loads in flight per thread */
+#define GP_ARG_MAX_BLOCKS 4096u /* at most this many partial pairs in the scratch */
+
+typedef unsigned long long gp_arg_u64;
+
+template <typename T> __device__ __forceinline__ gp_arg_u64 gp_arg_key(T x, int mx);
+template <> __device__ __forceinline__ gp_arg_u64 gp_arg_key(float x, int mx) { return gp_arg_key_f32(__float_as_uint(x), mx); }
+template <> __device__ __forceinline__ gp_arg_u64 gp_arg_key(double x, int mx) { return gp_arg_key_f64((uint64_t)__double_as_longlong(x), mx); }
+template <> __device__ __forceinline__ gp_arg_u64 gp_arg_key(int x, int mx) { return gp_arg_key_i32(x, mx); }
+template <> __device__ __forceinline__ gp_arg_u64 gp_arg_key(long long x, int mx) { return gp_arg_key_i64(x, mx); }
+template <> __device__ __forceinline__ gp_arg_u64 gp_arg_key(unsigned x, int mx) { return gp_arg_key_u32(x, mx); }
+template <> __device__ __forceinline__ gp_arg_u64 gp_arg_key(unsigned long long x, int mx) { return gp_arg_key_u64(x, mx); }
+
+__device__ __forceinline__ float gp_arg_canon(float x) { return gp_rt_canon_f32(x); }
+__device__ __forceinline__ double gp_arg_canon(double x) { return gp_rt_canon_f64(x); }
+template <typename T> __device__ __forceinline__ T gp_arg_canon(T x) { return x; }
+
+struct gp_arg_pair {
+  gp_arg_u64 k, i;
+};
+
+__device__ __forceinline__ void gp_arg_take(gp_arg_u64 &bk, gp_arg_u64 &bi, gp_arg_u64 k, gp_arg_u64 i) {
+  if (gp_arg_better(k, i, bk, bi)) { bk = k; bi = i; }
+}
+
+/* thread 0 gets the block's best pair; every thread must call it */
+__device__ __forceinline__ void gp_arg_block(gp_arg_u64 &bk, gp_arg_u64 &bi, gp_arg_pair *sh) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
+#pragma unroll
+  for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2)
+    gp_arg_take(bk, bi, __shfl_down_sync(GP_FULL_MASK, bk, o), __shfl_down_sync(GP_FULL_MASK, bi, o));
+  if (lane == 0) sh[warp] = {bk, bi};
+  __syncthreads();
+  if (warp == 0) {
+    bk = ~0ull;
+    bi = ~0ull;
+    if (lane < GP_ARG_THREADS / GP_WARP_SIZE) { bk = sh[lane].k; bi = sh[lane].i; }
+#pragma unroll
+    for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2)
+      gp_arg_take(bk, bi, __shfl_down_sync(GP_FULL_MASK, bk, o), __shfl_down_sync(GP_FULL_MASK, bi, o));
+  }
+}
+
+template <typename T, bool VEC, int MX>
+__global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
+    const T *__restrict__ in, size_t n, gp_arg_pair *partials, unsigned *ticket, T *vout,
+    gp_arg_u64 *iout) {
+  constexpr unsigned W = 16 / sizeof(T);
+  __shared__ gp_arg_pair sh[GP_WARP_SIZE];
+  __shared__ unsigned am_last;
+  const size_t stride = (size_t)gridDim.x * GP_ARG_THREADS;
+  const size_t g = (size_t)blockIdx.x * GP_ARG_THREADS + threadIdx.x;
+  gp_arg_u64 bk = ~0ull, bi = ~0ull;
+  size_t done = 0; /* elements covered by the vector loop */
+  if (VEC) {
+    const size_t nvec = n / W;
+    const uint4 *p = reinterpret_cast<const uint4 *>(in);
+    size_t v = g;
+    for (; v + (GP_ARG_UNROLL - 1) * stride < nvec; v += GP_ARG_UNROLL * stride) {
+      union { uint4 u; T t[W]; } x[GP_ARG_UNROLL];
+#pragma unroll
+      for (unsigned u = 0; u < GP_ARG_UNROLL; u++) x[u].u = __ldg(p + v + u * stride);
+#pragma unroll
+      for (unsigned u = 0; u < GP_ARG_UNROLL; u++)
+#pragma unroll
+        for (unsigned c = 0; c < W; c++) {
+          const gp_arg_u64 k = gp_arg_key<T>(x[u].t[c], MX);
+          gp_arg_take(bk, bi, k, (v + u * stride) * W + c);
+        }
+    }
+    for (; v < nvec; v += stride) {
+      union { uint4 u; T t[W]; } x;
+      x.u = __ldg(p + v);
+#pragma unroll
+      for (unsigned c = 0; c < W; c++) {
+        const gp_arg_u64 k = gp_arg_key<T>(x.t[c], MX);
+        gp_arg_take(bk, bi, k, v * W + c);
+      }
+    }
+    done = nvec * W;
+  }
+  for (size_t i = done + g; i < n; i += stride) { /* the tail, or all of a misaligned input */
+    const gp_arg_u64 k = gp_arg_key<T>(__ldg(in + i), MX);
+    gp_arg_take(bk, bi, k, i);
+  }
+  gp_arg_block(bk, bi, sh);
+  if (gridDim.x > 1) {
+    if (threadIdx.x == 0) {
+      partials[blockIdx.x] = {bk, bi};
+      __threadfence();
+      unsigned old;
+      asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(ticket) : "memory");
+      am_last = old == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!am_last) return;
+    bk = ~0ull;
+    bi = ~0ull;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += GP_ARG_THREADS) {
+      const gp_arg_pair q = {__ldcg(&partials[b].k), __ldcg(&partials[b].i)};
+      gp_arg_take(bk, bi, q.k, q.i);
+    }
+    __syncthreads(); /* sh is reused */
+    gp_arg_block(bk, bi, sh);
+  }
+  if (threadIdx.x == 0) {
+    *vout = gp_arg_canon(in[bi]);
+    *iout = bi;
+    if (gridDim.x > 1) *ticket = 0;
+  }
+}
+
+/* Blocks that fit at once, cached per device. */
+#define GP_ARG_MAX_DEVICES 64
+template <typename T, bool VEC, int MX> static unsigned gp_arg_resident(gp_context *ctx) {
+  static int per_sm[GP_ARG_MAX_DEVICES];
+  const int dev = (unsigned)ctx->device < GP_ARG_MAX_DEVICES ? ctx->device : -1;
+  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
+  if (b == 0) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, gp_argreduce_kernel<T, VEC, MX>,
+                                                      GP_ARG_THREADS, 0) != cudaSuccess || b < 1) {
+      (void)cudaGetLastError();
+      b = 1;
+    }
+    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
+  }
+  return (unsigned)b * (unsigned)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
+}
+
+template <typename T, bool VEC, int MX>
+static gp_status gp_arg_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *vout,
+                               gp_arg_u64 *iout) {
+  const size_t per_block = (size_t)GP_ARG_THREADS * GP_ARG_UNROLL * (16 / sizeof(T));
+  size_t g = n / per_block + 1;
+  const size_t res = gp_arg_resident<T, VEC, MX>(ctx);
+  if (g > res) g = res;
+  if (g > GP_ARG_MAX_BLOCKS) g = GP_ARG_MAX_BLOCKS;
+  unsigned *ticket = NULL;
+  if (g > 1) {
+    gp_status s = gp_cuda_reduce_next_slot(ctx, &ticket, NULL);
+    if (s != GP_OK) return s;
+  }
+  gp_argreduce_kernel<T, VEC, MX><<<(unsigned)g, GP_ARG_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+      in, n, static_cast<gp_arg_pair *>(scratch), ticket, vout, iout);
+  GP_LAUNCH_CHECK(ctx, "gp_argreduce_kernel", g, GP_ARG_THREADS, 0);
+  return GP_OK;
+}
+
+template <typename T>
+static gp_status gp_arg_run(gp_context *ctx, int mx, const void *d_in, size_t n, void *scratch,
+                            void *vout, void *iout) {
+  const T *in = static_cast<const T *>(d_in);
+  T *v = static_cast<T *>(vout);
+  gp_arg_u64 *i = static_cast<gp_arg_u64 *>(iout);
+  const bool vec = (uintptr_t)in % 16 == 0;
+  if (mx) return vec ? gp_arg_launch<T, true, 1>(ctx, in, n, scratch, v, i)
+                     : gp_arg_launch<T, false, 1>(ctx, in, n, scratch, v, i);
+  return vec ? gp_arg_launch<T, true, 0>(ctx, in, n, scratch, v, i)
+             : gp_arg_launch<T, false, 0>(ctx, in, n, scratch, v, i);
+}
+
+extern "C" size_t gp_cuda_argreduce_scratch_bytes(void) {
+  return GP_ARG_MAX_BLOCKS * sizeof(gp_arg_pair);
+}
+
+extern "C" gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                                       size_t n, void *scratch, void *d_value, uint64_t *d_index) {
+  const int mx = op == GP_MAX;
+  switch (type) {
+  case GP_F32: return gp_arg_run<float>(ctx, mx, d_in, n, scratch, d_value, d_index);
+  case GP_F64: return gp_arg_run<double>(ctx, mx, d_in, n, scratch, d_value, d_index);
+  case GP_I32: return gp_arg_run<int>(ctx, mx, d_in, n, scratch, d_value, d_index);
+  case GP_I64: return gp_arg_run<long long>(ctx, mx, d_in, n, scratch, d_value, d_index);
+  case GP_U32: return gp_arg_run<unsigned>(ctx, mx, d_in, n, scratch, d_value, d_index);
+  case GP_U64: return gp_arg_run<unsigned long long>(ctx, mx, d_in, n, scratch, d_value, d_index);
+  }
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
+}

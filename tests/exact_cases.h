@@ -1,0 +1,186 @@
+/* The correctly rounded SUM cases shared by tests/test_reduce_exact.c (CPU) and
+ * tests/test_reduce_exact_gpu.c (CUDA): hand-made cases with known answers and random
+ * data of several kinds, each checked bit for bit against tests/exact_ref.h and under
+ * permutation. The including test defines xc_sum (gp_reduce AUTO SUM on its backend). */
+#ifndef GP_TESTS_EXACT_CASES_H
+#define GP_TESTS_EXACT_CASES_H
+
+#include "check.h"
+#include "exact_ref.h"
+
+#include <stdlib.h>
+
+static gp_status xc_sum(gp_dtype t, const void *x, size_t n, void *out);
+
+static uint64_t bits64(double x) { uint64_t u; memcpy(&u, &x, 8); return u; }
+static uint32_t bits32(float x) { uint32_t u; memcpy(&u, &x, 4); return u; }
+static uint64_t canon64(double x) { return isnan(x) ? 0x7ff8000000000000ull : bits64(x); }
+static uint32_t canon32(float x) { return isnan(x) ? 0x7fc00000u : bits32(x); }
+
+static void check_f64(const double *x, size_t n, const char *what) {
+  double got = 1234.5, want = xr_sum_f64(x, n);
+  CHECK(xc_sum(GP_F64, x, n, &got) == GP_OK);
+  CHECK_MSG(bits64(got) == canon64(want), "f64 %s n=%zu: %.17g (%#llx) vs exact %.17g (%#llx)", what,
+            n, got, (unsigned long long)bits64(got), want, (unsigned long long)canon64(want));
+}
+static void check_f32(const float *x, size_t n, const char *what) {
+  float got = 1234.5f, want = xr_sum_f32(x, n);
+  CHECK(xc_sum(GP_F32, x, n, &got) == GP_OK);
+  CHECK_MSG(bits32(got) == canon32(want), "f32 %s n=%zu: %.9g (%#x) vs exact %.9g (%#x)", what, n,
+            (double)got, bits32(got), (double)want, canon32(want));
+}
+
+/* hand-made cases whose answers are known independently of both implementations */
+static void test_known(void) {
+  double d[8];
+  float f[8];
+  d[0] = 1e308; d[1] = 1.0; d[2] = -1e308;
+  check_f64(d, 3, "1e308 + 1 - 1e308");
+  {
+    double got;
+    CHECK(xc_sum(GP_F64, d, 3, &got) == GP_OK);
+    CHECK_MSG(got == 1.0, "1e308 + 1 - 1e308 = %.17g, want 1", got); /* a plain sum says 0 */
+  }
+  d[0] = DBL_MAX; d[1] = DBL_MAX; d[2] = -DBL_MAX;
+  check_f64(d, 3, "max + max - max (exact sum finite)");
+  d[0] = 1e308; d[1] = 1e308;
+  check_f64(d, 2, "overflow");
+  {
+    double got;
+    CHECK(xc_sum(GP_F64, d, 2, &got) == GP_OK);
+    CHECK(isinf(got) && got > 0);
+  }
+  d[0] = -1e308; d[1] = -1e308; d[2] = 5;
+  check_f64(d, 3, "negative overflow");
+  d[0] = 1.0; d[1] = ldexp(1.0, -53);
+  check_f64(d, 2, "tie to even (down)");
+  d[2] = ldexp(1.0, -1074);
+  check_f64(d, 3, "just above the tie (sticky subnormal)");
+  {
+    double got;
+    CHECK(xc_sum(GP_F64, d, 3, &got) == GP_OK);
+    CHECK_MSG(got == 1.0 + ldexp(1.0, -52), "1 + 2^-53 + 2^-1074 = %.17g", got);
+  }
+  d[0] = 1.0 + ldexp(1.0, -52); d[1] = ldexp(1.0, -53);
+  check_f64(d, 2, "tie to even (up)");
+  d[0] = ldexp(1.0, -1074); d[1] = ldexp(1.0, -1074); d[2] = -ldexp(1.0, -1073) * 0.75;
+  check_f64(d, 2, "subnormals");
+  d[0] = INFINITY; d[1] = 1.0;
+  check_f64(d, 2, "inf + 1");
+  d[1] = -INFINITY;
+  check_f64(d, 2, "inf - inf");
+  d[0] = NAN; d[1] = INFINITY;
+  check_f64(d, 2, "nan + inf");
+  d[0] = -INFINITY; d[1] = -1e308; d[2] = -1e308;
+  check_f64(d, 3, "-inf + overflow");
+  d[0] = -0.0; d[1] = -0.0;
+  check_f64(d, 2, "-0 + -0 = -0");
+  d[2] = 0.0;
+  check_f64(d, 3, "-0 + -0 + 0 = +0");
+  d[0] = 3.0; d[1] = -3.0;
+  check_f64(d, 2, "3 - 3 = +0");
+  check_f64(d, 0, "empty");
+
+  f[0] = FLT_MAX; f[1] = FLT_MAX; f[2] = -FLT_MAX;
+  check_f32(f, 3, "max + max - max");
+  f[0] = FLT_MAX; f[1] = FLT_MAX;
+  check_f32(f, 2, "overflow");
+  f[0] = FLT_MAX; f[1] = ldexpf(1.0f, 103); /* exactly half an ulp above: ties to even = inf */
+  check_f32(f, 2, "overflow by rounding");
+  f[0] = 1e30f; f[1] = 1.0f; f[2] = -1e30f;
+  check_f32(f, 3, "1e30 + 1 - 1e30");
+  {
+    float got;
+    CHECK(xc_sum(GP_F32, f, 3, &got) == GP_OK);
+    CHECK_MSG(got == 1.0f, "1e30 + 1 - 1e30 = %.9g, want 1", (double)got);
+  }
+  f[0] = ldexpf(1.0f, -149); f[1] = 1.0f; f[2] = -1.0f;
+  check_f32(f, 3, "subnormal survives");
+  f[0] = NAN; f[1] = 1.0f;
+  check_f32(f, 2, "nan");
+  f[0] = INFINITY; f[1] = -INFINITY;
+  check_f32(f, 2, "inf - inf");
+  f[0] = -INFINITY; f[1] = FLT_MAX;
+  check_f32(f, 2, "-inf + max");
+  f[0] = 1.0f; f[1] = ldexpf(1.0f, -24); f[2] = ldexpf(1.0f, -149);
+  check_f32(f, 3, "f32 sticky");
+}
+
+/* random data of several kinds; each size also checked shuffled (same bits) */
+enum { K_UNIFORM, K_WIDE, K_CANCEL, K_SUBNORMAL, K_HUGE, K_NKINDS };
+static const char *kind_name[] = {"uniform", "whole exponent range", "cancellation", "subnormal",
+                                  "near overflow"};
+
+static double gen_f64(int kind, size_t i, size_t n) {
+  double s = (check_rand64() & 1) ? -1.0 : 1.0;
+  switch (kind) {
+  case K_UNIFORM: return check_rand01() - 0.25;
+  case K_WIDE: return s * ldexp(1.0 + check_rand01(), (int)(check_rand64() % 2098) - 1074);
+  case K_SUBNORMAL: return s * ldexp((double)(check_rand64() >> 12), -1074);
+  case K_HUGE: return s * ldexp(1.0 + check_rand01(), 1020 + (int)(check_rand64() % 4));
+  default: /* cancellation: pairs +-v with a small remainder */
+    (void)n;
+    return (i & 1) ? -ldexp(1.0, 60) : ldexp(1.0, 60) + (double)(check_rand64() % 8);
+  }
+}
+static float gen_f32(int kind, size_t i) {
+  float s = (check_rand64() & 1) ? -1.0f : 1.0f;
+  switch (kind) {
+  case K_UNIFORM: return (float)(check_rand01() - 0.25);
+  case K_WIDE: return s * ldexpf(1.0f + (float)check_rand01(), (int)(check_rand64() % 277) - 149);
+  case K_SUBNORMAL: return s * ldexpf((float)(check_rand64() >> 41), -149);
+  case K_HUGE: return s * ldexpf(1.0f + (float)check_rand01(), 124 + (int)(check_rand64() % 4));
+  default: return (i & 1) ? -1e30f : 1e30f + (float)(check_rand64() % 8) * 1e23f;
+  }
+}
+
+static void shuffle(void *x, size_t n, size_t es) {
+  unsigned char tmp[8];
+  for (size_t i = n; i > 1; i--) {
+    size_t j = check_rand64() % i;
+    memcpy(tmp, (char *)x + (i - 1) * es, es);
+    memcpy((char *)x + (i - 1) * es, (char *)x + j * es, es);
+    memcpy((char *)x + j * es, tmp, es);
+  }
+}
+
+static void test_random(void) {
+  const size_t sizes[] = {1, 2, 31, 33, 1000, 4095, 4096, 4097, 8193, 16385, 65537, ((size_t)1 << 20) + 3};
+  const size_t nsizes = sizeof sizes / sizeof sizes[0];
+  double *d = (double *)malloc(sizes[nsizes - 1] * sizeof *d);
+  float *f = (float *)malloc(sizes[nsizes - 1] * sizeof *f);
+  for (int kind = 0; kind < K_NKINDS; kind++)
+    for (size_t k = 0; k < nsizes; k++) {
+      size_t n = sizes[k];
+      if (n > 70000 && kind != K_UNIFORM && kind != K_WIDE) continue; /* reference is slow */
+      check_seed(1000 + (uint64_t)kind * 31 + k);
+      for (size_t i = 0; i < n; i++) { d[i] = gen_f64(kind, i, n); f[i] = gen_f32(kind, i); }
+      check_f64(d, n, kind_name[kind]);
+      check_f32(f, n, kind_name[kind]);
+      double d0, d1;
+      float f0, f1;
+      CHECK(xc_sum(GP_F64, d, n, &d0) == GP_OK);
+      CHECK(xc_sum(GP_F32, f, n, &f0) == GP_OK);
+      shuffle(d, n, 8);
+      shuffle(f, n, 4);
+      CHECK(xc_sum(GP_F64, d, n, &d1) == GP_OK);
+      CHECK(xc_sum(GP_F32, f, n, &f1) == GP_OK);
+      CHECK_MSG(bits64(d0) == bits64(d1), "f64 %s n=%zu: shuffled %.17g != %.17g", kind_name[kind], n, d1, d0);
+      CHECK_MSG(bits32(f0) == bits32(f1), "f32 %s n=%zu: shuffled %.9g != %.9g", kind_name[kind], n,
+                (double)f1, (double)f0);
+    }
+  /* the inputs above really need exactness: a plain left-to-right sum differs */
+  check_seed(7);
+  const size_t n = 4097;
+  double plain = 0;
+  for (size_t i = 0; i < n; i++) {
+    d[i] = gen_f64(K_UNIFORM, i, n) * ldexp(1.0, (int)(i % 60));
+    plain += d[i];
+  }
+  CHECK_MSG(bits64(plain) != bits64(xr_sum_f64(d, n)),
+            "test data too tame: the plain sum is already correctly rounded");
+  free(d);
+  free(f);
+}
+
+#endif

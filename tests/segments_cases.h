@@ -1,0 +1,149 @@
+/* gp_reduce_rows / gp_reduce_segments_offsets cases shared by test_reduce_segments.c
+ * (CPU) and test_reduce_segments_gpu.c: every op and dtype, rows of many shapes and
+ * offsets with empty, tiny, power-law and huge segments, data with cancellation, NaN,
+ * inf and -0-only segments; each result must have the bits gp_reduce (AUTO, on the CPU
+ * context sc_cpu) gives for its segment alone. The including test defines sc_rows and
+ * sc_offsets (the calls under test) and sets sc_cpu. */
+#ifndef GP_TESTS_SEGMENTS_CASES_H
+#define GP_TESTS_SEGMENTS_CASES_H
+
+#include "check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static gp_context *sc_cpu;
+static gp_status sc_rows(gp_op op, gp_dtype t, const void *in, size_t nrows, size_t row_len,
+                         void *out);
+static gp_status sc_offsets(gp_op op, gp_dtype t, const void *in, const uint64_t *offs,
+                            size_t nseg, void *out);
+
+static const gp_dtype sc_types[] = {GP_F32, GP_F64, GP_I32, GP_I64, GP_U32, GP_U64};
+static const gp_op sc_ops[] = {GP_SUM, GP_MIN, GP_MAX};
+
+static void sc_fill(gp_dtype t, void *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = check_rand64();
+    double v = ldexp((double)(int64_t)(r % 2000001) - 1000000.0, (int)((r >> 32) % 80) - 40);
+    switch (t) {
+    case GP_F32: ((float *)x)[i] = (float)v; break;
+    case GP_F64: ((double *)x)[i] = (r >> 60) == 0 ? -v * 1e250 : v; break;
+    case GP_I32: ((int32_t *)x)[i] = (int32_t)(uint32_t)r; break;
+    case GP_I64: ((int64_t *)x)[i] = (int64_t)r; break;
+    case GP_U32: ((uint32_t *)x)[i] = (uint32_t)(r >> 7); break;
+    default: ((uint64_t *)x)[i] = r; break;
+    }
+  }
+}
+
+/* out[s] against gp_reduce of segment s alone (an empty one: 0 or the identity) */
+static void sc_compare(gp_op op, gp_dtype t, const void *in, const uint64_t *b, const uint64_t *e,
+                       size_t nseg, const void *out, const char *what) {
+  const size_t es = gp_dtype_size(t), os = gp_dtype_size(gp_reduce_out_type(op, t));
+  size_t bad = 0;
+  for (size_t s = 0; s < nseg; s++) {
+    unsigned char want[8] = {0};
+    if (b[s] == e[s]) {
+      if (op != GP_SUM) {
+        int mx = op == GP_MAX;
+        switch (t) {
+        case GP_F32: { float v = mx ? -INFINITY : INFINITY; memcpy(want, &v, 4); break; }
+        case GP_F64: { double v = mx ? -INFINITY : INFINITY; memcpy(want, &v, 8); break; }
+        case GP_I32: { int32_t v = mx ? INT32_MIN : INT32_MAX; memcpy(want, &v, 4); break; }
+        case GP_I64: { int64_t v = mx ? INT64_MIN : INT64_MAX; memcpy(want, &v, 8); break; }
+        case GP_U32: { uint32_t v = mx ? 0 : UINT32_MAX; memcpy(want, &v, 4); break; }
+        default: { uint64_t v = mx ? 0 : UINT64_MAX; memcpy(want, &v, 8); break; }
+        }
+      }
+    } else if (gp_reduce(sc_cpu, op, t, (const char *)in + b[s] * es, e[s] - b[s], want,
+                         GP_REDUCE_AUTO) != GP_OK) {
+      CHECK_MSG(0, "reference gp_reduce: %s", gp_last_error(sc_cpu));
+      return;
+    }
+    if (memcmp(want, (const char *)out + s * os, os) != 0 && bad++ < 3)
+      CHECK_MSG(0, "%s %s %s: segment %zu [%llu, %llu) differs from gp_reduce of it alone", what,
+                gp_op_name(op), gp_dtype_name(t), s, (unsigned long long)b[s],
+                (unsigned long long)e[s]);
+  }
+  CHECK_MSG(bad == 0, "%s %s %s: %zu of %zu segments differ", what, gp_op_name(op),
+            gp_dtype_name(t), bad, nseg);
+}
+
+static void sc_test_rows(void) {
+  const size_t shapes[][2] = {{1, 1}, {7, 1}, {100, 3}, {33, 31}, {1000, 33}, {17, 1000},
+                              {300, 513}, {3, 70000}, {2, ((size_t)1 << 20) + 3}, {0, 5}};
+  const size_t nshapes = sizeof shapes / sizeof shapes[0];
+  const size_t maxn = ((size_t)1 << 21) + 8;
+  unsigned char *in = (unsigned char *)malloc(maxn * 8);
+  unsigned char *out = (unsigned char *)malloc(1000 * 8);
+  uint64_t *b = (uint64_t *)malloc(1001 * 8), *e = (uint64_t *)malloc(1001 * 8);
+  for (size_t ti = 0; ti < 6; ti++)
+    for (size_t k = 0; k < nshapes; k++) {
+      const size_t nr = shapes[k][0], rl = shapes[k][1];
+      check_seed(500 + ti * 31 + k);
+      sc_fill(sc_types[ti], in, nr * rl);
+      if (sc_types[ti] == GP_F64 && nr * rl > 40) { /* a NaN row, an inf row, a -0 row */
+        double *d = (double *)in;
+        d[rl / 2] = NAN;
+        if (nr > 1) d[rl + 1] = INFINITY;
+        if (nr > 2) for (size_t i = 0; i < rl; i++) d[2 * rl + i] = -0.0;
+      }
+      for (size_t s = 0; s < nr; s++) { b[s] = s * rl; e[s] = (s + 1) * rl; }
+      for (size_t oi = 0; oi < 3; oi++) {
+        char what[64];
+        snprintf(what, sizeof what, "rows %zu x %zu", nr, rl);
+        memset(out, 0xAB, 1000 * 8);
+        if (sc_rows(sc_ops[oi], sc_types[ti], in, nr, rl, out) == GP_OK)
+          sc_compare(sc_ops[oi], sc_types[ti], in, b, e, nr, out, what);
+      }
+    }
+  free(in);
+  free(out);
+  free(b);
+  free(e);
+}
+
+static void sc_test_offsets(void) {
+  const size_t nseg = 5000;
+  uint64_t *offs = (uint64_t *)malloc((nseg + 1) * 8);
+  /* power-law sizes with empties and one big segment */
+  check_seed(99);
+  offs[0] = 0;
+  for (size_t s = 0; s < nseg; s++) {
+    uint64_t r = check_rand64();
+    size_t len = (r % 7 == 0) ? 0 : (size_t)(1u << (r >> 40) % 11) + (size_t)(r % 5);
+    if (s == 4321) len = 300000;
+    offs[s + 1] = offs[s] + len;
+  }
+  const size_t n = offs[nseg];
+  unsigned char *in = (unsigned char *)malloc(n * 8);
+  unsigned char *out = (unsigned char *)malloc(nseg * 8);
+  for (size_t ti = 0; ti < 6; ti++) {
+    check_seed(700 + ti);
+    sc_fill(sc_types[ti], in, n);
+    for (size_t oi = 0; oi < 3; oi++) {
+      memset(out, 0xAB, nseg * 8);
+      if (sc_offsets(sc_ops[oi], sc_types[ti], in, offs, nseg, out) == GP_OK)
+        sc_compare(sc_ops[oi], sc_types[ti], in, offs, offs + 1, nseg, out, "offsets");
+      /* tiny segments (0 .. 3 elements: a thread each on the GPU) over the same data */
+      {
+        uint64_t *small = (uint64_t *)malloc(3001 * 8);
+        small[0] = 0;
+        for (size_t q = 0; q < 3000; q++) small[q + 1] = small[q] + (check_rand64() % 4);
+        memset(out, 0xAB, nseg * 8);
+        if (sc_offsets(sc_ops[oi], sc_types[ti], in, small, 3000, out) == GP_OK)
+          sc_compare(sc_ops[oi], sc_types[ti], in, small, small + 1, 3000, out, "tiny offsets");
+        free(small);
+      }
+      /* a sub-range of segments: offsets need not start at 0 */
+      memset(out, 0xAB, nseg * 8);
+      if (sc_offsets(sc_ops[oi], sc_types[ti], in, offs + 100, 50, out) == GP_OK)
+        sc_compare(sc_ops[oi], sc_types[ti], in, offs + 100, offs + 101, 50, out, "offsets 100..150");
+    }
+  }
+  free(offs);
+  free(in);
+  free(out);
+}
+
+#endif

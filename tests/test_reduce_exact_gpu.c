@@ -1,0 +1,107 @@
+/* Correctly rounded F32/F64 SUM (GP_REDUCE_AUTO) on the CUDA backend: the cases of
+ * tests/exact_cases.h checked bit for bit against the exact reference, each run from
+ * host memory, from device memory (aligned and misaligned) and with forced grids (1
+ * block, a few, more than the tiles), all of which must give the same bits; then
+ * large arrays against the CPU backend (itself checked by test_reduce_exact). Exits 77
+ * where no GPU is usable. */
+#if GP_HAVE_CUDA
+#include "exact_cases.h"
+#include <cuda_runtime_api.h>
+#include "cuda/reduce/reduce_cuda.h"
+
+static gp_context *gpu, *cpu;
+static unsigned char *d_buf;
+static void *d_out;
+static size_t d_cap;
+
+#define CUDA_OK(call)                                                                  \
+  do {                                                                                 \
+    cudaError_t e_ = (call);                                                           \
+    if (e_ != cudaSuccess) {                                                           \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      exit(1);                                                                         \
+    }                                                                                  \
+  } while (0)
+
+static uint64_t out_bits(gp_dtype t, const void *p) {
+  uint64_t u = 0;
+  memcpy(&u, p, gp_dtype_size(t));
+  return u;
+}
+
+static gp_status xc_sum(gp_dtype t, const void *x, size_t n, void *out) {
+  const size_t es = gp_dtype_size(t);
+  gp_status s = gp_reduce(gpu, GP_SUM, t, x, n, out, GP_REDUCE_AUTO);
+  CHECK_MSG(s == GP_OK, "gp_reduce (host memory): %s", gp_last_error(gpu));
+  if (s != GP_OK || (n + 1) * es > d_cap) return s;
+  const uint64_t want = out_bits(t, out);
+  const unsigned grids[] = {0, 1, 3, 100000};
+  for (int mis = 0; mis < 2; mis++) {
+    unsigned char *p = d_buf + (mis ? es : 0);
+    if (n) CUDA_OK(cudaMemcpy(p, x, n * es, cudaMemcpyHostToDevice));
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+      gp_cuda_reduce_auto_force_grid(gpu, grids[g]);
+      CUDA_OK(cudaMemset(d_out, 0xAB, 8));
+      gp_status s2 = gp_reduce(gpu, GP_SUM, t, p, n, d_out, GP_REDUCE_AUTO);
+      if (s2 == GP_OK) s2 = gp_synchronize(gpu);
+      CHECK_MSG(s2 == GP_OK, "gp_reduce (device memory): %s", gp_last_error(gpu));
+      unsigned char got[8];
+      CUDA_OK(cudaMemcpy(got, d_out, es, cudaMemcpyDeviceToHost));
+      CHECK_MSG(out_bits(t, got) == want, "%s n=%zu %s grid %u: %#llx, host-memory run %#llx",
+                gp_dtype_name(t), n, mis ? "misaligned" : "aligned", grids[g],
+                (unsigned long long)out_bits(t, got), (unsigned long long)want);
+    }
+    gp_cuda_reduce_auto_force_grid(gpu, 0);
+  }
+  return s;
+}
+
+/* large arrays: GPU vs CPU backend, and repeated runs */
+static void test_large(void) {
+  const size_t n = ((size_t)1 << 26) + 5;
+  double *d = (double *)malloc(n * sizeof *d);
+  float *f = (float *)malloc(n * sizeof *f);
+  check_seed(2026);
+  for (size_t i = 0; i < n; i++) {
+    d[i] = (check_rand01() - 0.5) * ldexp(1.0, (int)(check_rand64() % 64) - 32);
+    f[i] = (float)d[i];
+  }
+  for (int is64 = 0; is64 < 2; is64++) {
+    gp_dtype t = is64 ? GP_F64 : GP_F32;
+    const void *x = is64 ? (const void *)d : (const void *)f;
+    unsigned char want[8], got[8];
+    CHECK_OK(cpu, gp_reduce(cpu, GP_SUM, t, x, n, want, GP_REDUCE_AUTO));
+    for (int rep = 0; rep < 3; rep++) {
+      CHECK_OK(gpu, gp_reduce(gpu, GP_SUM, t, x, n, got, GP_REDUCE_AUTO));
+      CHECK_MSG(out_bits(t, got) == out_bits(t, want), "large %s run %d: %#llx vs cpu %#llx",
+                gp_dtype_name(t), rep, (unsigned long long)out_bits(t, got),
+                (unsigned long long)out_bits(t, want));
+    }
+  }
+  free(d);
+  free(f);
+}
+
+int main(void) {
+  gpu = check_gpu_context_or_skip("test_reduce_exact_gpu");
+  cpu = check_cpu_context();
+  d_cap = ((size_t)1 << 21) * 8;
+  CUDA_OK(cudaMalloc((void **)&d_buf, d_cap));
+  CUDA_OK(cudaMalloc(&d_out, 16));
+  test_known();
+  test_random();
+  test_large();
+  cudaFree(d_buf);
+  cudaFree(d_out);
+  gp_destroy(cpu);
+  gp_destroy(gpu);
+  return check_summary("test_reduce_exact_gpu");
+}
+#else
+#include "check.h"
+int main(void) {
+  gp_context *ctx = check_gpu_context_or_skip("test_reduce_exact_gpu");
+  gp_destroy(ctx);
+  return 0;
+}
+#endif
