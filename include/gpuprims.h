@@ -264,6 +264,7 @@ gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, voi
                                          const uint64_t *offsets, size_t nseg,
                                          gp_order order);
 
+/* ==== many GPUs through NCCL (src/api/dist.c, src/dist/) ===============================
  * An array spread over several GPUs ("ranks"), each holding one shard in its device
  * memory, reduced or sorted as one array: the concatenation of the shards in rank order.
  *
@@ -360,7 +361,7 @@ gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
                              gp_dtype value_type, void *const *values, const size_t *n,
                              gp_order order);
 /* ==== end of many GPUs ================================================================ */
-=======
+
 /* The k largest (order = GP_DESCENDING) or smallest (GP_ASCENDING) of n elements,
  * 1 <= k <= n, sorted in that order, ties broken by the lower index (deterministic).
  * Floats follow the sort's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
@@ -370,7 +371,6 @@ gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
 gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
                   gp_order order, void *values, uint64_t *indices);
 
-/* ==== many GPUs through NCCL (src/api/dist.c, src/dist/) ========================
 /* ---- integration ---------------------------------------------------------------- */
 /* Integral of expr(x) over [a, b] by the trapezoidal rule with n trapezoids, evaluated
  * in F64 (see gp_integrate_ex). */

@@ -170,7 +170,7 @@ static gp_status local_reduce(gp_dist *d, int i, gp_op op, gp_dtype type, const 
                     : gp_fail(ctx, GP_ERR_CUDA, "cudaMemsetAsync of the rank's record failed");
   if (s == GP_OK && n > 0) {
     if (op == GP_SUM && (type == GP_F32 || type == GP_F64))
-      s = gp_cuda_sum_exact_acc(ctx, type, in, n, (long long *)rec);
+      s = gp_cuda_sum_exact_acc(ctx, type, in, n, (int64_t *)rec);
     else
       s = gp_reduce(ctx, op, type, in, n, rec, GP_REDUCE_AUTO);
   }

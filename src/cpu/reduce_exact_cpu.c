@@ -38,8 +38,7 @@ static void chunk_f64(const double *x, size_t n, int64_t *acc) {
   gp_xs_normalize(acc, L);
 }
 
-/* acc[0..L] = the exact sum of in[0..n) as a normalized superaccumulator. */
-static void exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
+void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
   const int L = type == GP_F32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
   const size_t esize = type == GP_F32 ? 4 : 8;
   const size_t nchunks = (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK;
@@ -72,7 +71,7 @@ static void exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
 
 gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
   int64_t acc[GP_XS_MAX_LIMBS + 1];
-  exact_acc(type, in, n, acc);
+  gp_cpu_sum_exact_acc(type, in, n, acc);
   if (type == GP_F32) {
     float r = gp_rt_canon_f32((float)gp_xs_round(acc, GP_XS_F32_LIMBS, GP_XS_F32_LSB, 24));
     memcpy(out, &r, sizeof r);
