@@ -3,8 +3,9 @@
  *   test_dist_gpu p1      one GPU through gp_dist_create_local(1): exactly gp_sort/gp_reduce
  *   test_dist_gpu local2  one process driving GPUs 0 and 1 (ncclCommInitAll)
  *   test_dist_gpu procs2  two processes, one GPU each (ncclGetUniqueId through a file,
- *                         ncclCommInitRank, gp_dist_create_comm), bounded by a timeout,
- *                         including a bad argument on one rank and mismatched calls
+ *                         ncclCommInitRank, gp_dist_create_comm), killed after
+ *                         $GP_TEST_DIST_LIMIT seconds (300), including a bad argument on
+ *                         one rank and mismatched calls
  *   test_dist_gpu         all that the machine allows; exit 77 when a part was skipped
  * Shardings are skewed on purpose (all on one rank, one key on one rank, cubic weights),
  * data includes all-equal, presorted, reversed, few distinct keys and special floats.
@@ -213,9 +214,9 @@ static void run_reduce(world *w, gp_op op, gp_dtype t, int pattern, size_t n, in
 }
 
 /* Every key type, order, pattern and sharding; pairs; every reduction. */
-static void run_matrix(world *w, int quick) {
+static void run_matrix(world *w) {
   const size_t sizes[] = {0, 1, 3, 5000, 70001, ((size_t)1 << 20) + 3};
-  const int nsizes = quick ? 5 : 6;
+  const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
   const int nsh = w->p == 1 ? 1 : SH_COUNT;
   for (int si = 0; si < nsizes; si++)
     for (int kt = 0; kt < GP_DTYPE_COUNT; kt++)
@@ -273,7 +274,7 @@ static void run_bad_local(world *w) {
   for (int i = 0; i < w->nlocal; i++) dev_free(w->dev[i], dk[i]);
 }
 
-static int run_local(int p, int quick) {
+static int run_local(int p) {
   world w = {0};
   w.p = p;
   gp_status s = gp_dist_create_local(&w.d, p);
@@ -288,7 +289,7 @@ static int run_local(int p, int quick) {
   for (int i = 0; i < p; i++) w.dev[i] = i;
   w.ref = gp_dist_context(w.d, 0);
   w.ref_dev = 0;
-  run_matrix(&w, quick);
+  run_matrix(&w);
   run_bad_local(&w);
   gp_dist_destroy(w.d);
   return 0;
@@ -432,13 +433,14 @@ int main(int argc, char **argv) {
   }
   int skipped = 0;
   const int all = strcmp(part, "all") == 0;
-  if (all || strcmp(part, "p1") == 0) run_local(1, 0);
+  if (all || strcmp(part, "p1") == 0) run_local(1);
   if (all || strcmp(part, "local2") == 0) {
-    if (count >= 2) run_local(2, 0);
+    if (count >= 2) run_local(2);
     else skipped = 1;
   }
   if (all || strcmp(part, "procs2") == 0) {
-    if (count >= 2) run_procs(2, 300);
+    const char *lim = getenv("GP_TEST_DIST_LIMIT"); /* seconds for the two processes */
+    if (count >= 2) run_procs(2, lim && atoi(lim) > 0 ? atoi(lim) : 300);
     else skipped = 1;
   }
   int rc = check_summary("test_dist_gpu");
