@@ -286,8 +286,9 @@ gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, voi
  * at run time, gp_dist_create_* return GP_ERR_UNSUPPORTED saying why.
  *
  * Errors: every rank checks its arguments, then the ranks agree on the outcome (a small
- * all-gather of each rank's status) before any data moves, so a bad argument on one rank
- * makes every rank fail with a message (naming the rank that failed) and none hangs.
+ * all-gather of each rank's status, count and call) before any data moves between them,
+ * so a bad argument on one rank, or ranks making different calls, make every rank fail
+ * with a message naming the rank that failed, and none hangs.
  * While waiting for NCCL the library polls ncclCommGetAsyncError; an asynchronous NCCL
  * error, or no progress for $GPUPRIMS_DIST_TIMEOUT seconds (unset or 0: wait for ever),
  * aborts the communicator (ncclCommAbort) and fails with GP_ERR_CUDA; the handle is then
@@ -305,8 +306,9 @@ typedef struct gp_dist gp_dist;
 gp_status gp_dist_create_local(gp_dist **d, int ngpus);
 /* One rank per process: nccl_comm is the caller's ncclComm_t, ctx a CUDA context created
  * on the comm's GPU and used on the context's stream. Neither is owned: the caller
- * destroys them after gp_dist_destroy. Collective: every rank of the comm must call it
- * (it checks that the ranks are consistent). Failure as gp_dist_create_local. */
+ * destroys them after gp_dist_destroy. Local (no communication): a rank where it fails
+ * must not make gp_dist calls, and the caller must tell the other ranks (their calls
+ * would wait for it, up to $GPUPRIMS_DIST_TIMEOUT). Failure as gp_dist_create_local. */
 gp_status gp_dist_create_comm(gp_dist **d, void *nccl_comm, gp_context *ctx);
 /* Frees the handle (and, for the local form, its communicators, contexts and streams).
  * NULL is a no-op. */
@@ -329,9 +331,10 @@ const char *gp_dist_last_error(const gp_dist *d);
  * GPU (and on the CPU backend) for every op and type, for any number of ranks and any
  * sharding: integer SUM wraps mod 2^64 (associative), MIN/MAX follow the NaN and -0
  * rules (associative), and F32/F64 SUM is the exact sum rounded once: each rank adds its
- * shard into a fixed-point superaccumulator, the ranks all-gather them (~0.1 KiB (F32) /
- * 0.6 KiB (F64) per rank) and add them as integers, and the total is rounded once.
- * Shards may be empty (n[i] = 0); MIN/MAX of an empty whole array are
+ * shard into a fixed-point superaccumulator, the ranks all-gather them (576 bytes per
+ * rank, carrying the agreement too: one all-gather and one wait per call) and add them
+ * as integers, and the total is rounded once. No shard sizes or alignment are asked of
+ * the caller. Shards may be empty (n[i] = 0); MIN/MAX of an empty whole array are
  * GP_ERR_INVALID_ARGUMENT on every rank. Synchronous. */
 gp_status gp_dist_reduce(gp_dist *d, gp_op op, gp_dtype type, const void *const *in,
                          const size_t *n, void *out);
@@ -350,7 +353,9 @@ gp_status gp_dist_reduce(gp_dist *d, gp_op op, gp_dtype type, const void *const 
  * (merge path, ceil(log2 p) passes). Device memory per key beyond the keys themselves:
  * the local sort's workspace (see gp_sort: n keys + n/3 bytes for 4-byte radix), which
  * the receive buffer and the merge then reuse: about 2 keys + n/3 bytes per key in all
- * (9.3 bytes per u32 key). Synchronous. */
+ * (9.3 bytes per u32 key). Synchronous. A failure that a rank meets after its local sort
+ * (out of memory for the exchange) leaves every shard sorted locally: a permutation of
+ * its input. */
 gp_status gp_dist_sort(gp_dist *d, gp_dtype key_type, void *const *keys, const size_t *n,
                        gp_order order);
 /* As gp_dist_sort, values[i] (of value_type, n[i] each) moving with their keys. Stable

@@ -30,15 +30,16 @@ static void cut(size_t n, int p, int how, size_t *cnt) {
   cnt[p - 1] += left;
 }
 
-/* The combine of p shards of x (records laid out as gp_dist_reduce lays them: the words,
- * then a status word). */
+/* The combine of p shards of x, records laid out as gp_dist_reduce lays them: the largest
+ * record size for every op, then a 3-word trailer (status, n, signature). */
 static void combined(gp_op op, gp_dtype t, const void *x, size_t n, int p, int how, void *out) {
   const size_t words = gp_dist_rec_words(op, t), es = gp_dtype_size(t);
-  uint64_t *recs = calloc((size_t)p * (words + 1), 8), all_n[5];
+  const size_t stride = gp_dist_rec_words(GP_SUM, GP_F64) + 3;
+  uint64_t *recs = calloc((size_t)p * stride, 8), all_n[5];
   size_t cnt[5], off = 0;
   cut(n, p, how, cnt);
   for (int r = 0; r < p; r++) {
-    uint64_t *rec = recs + (size_t)r * (words + 1);
+    uint64_t *rec = recs + (size_t)r * stride;
     const char *shard = (const char *)x + off * es;
     all_n[r] = cnt[r];
     if (cnt[r] > 0 && words > 1)
@@ -47,7 +48,7 @@ static void combined(gp_op op, gp_dtype t, const void *x, size_t n, int p, int h
       CHECK_OK(ctx, gp_reduce(ctx, op, t, shard, cnt[r], rec, GP_REDUCE_AUTO));
     off += cnt[r];
   }
-  gp_dist_combine(op, t, recs, words + 1, all_n, p, out);
+  gp_dist_combine(op, t, recs, stride, all_n, p, out);
   free(recs);
 }
 

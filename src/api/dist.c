@@ -159,27 +159,20 @@ static gp_status check_reduce(gp_dist *d, int i, gp_op op, gp_dtype type,
 }
 
 /* The rank's record: the superaccumulator of its shard (F32/F64 SUM) or its gp_reduce
- * result, then a status word (set only when this step fails, so the others learn it). */
+ * result, zero-padded to `words` >= gp_dist_rec_words(op, type) (a rank with nothing to
+ * add leaves zeros). */
 static gp_status local_reduce(gp_dist *d, int i, gp_op op, gp_dtype type, const void *in,
                               size_t n, size_t words) {
   gp_context *ctx = d->ctx[i];
-  cudaStream_t st = (cudaStream_t)ctx->stream;
   uint64_t *rec = (uint64_t *)d->small[i];
-  gp_status s = cudaMemsetAsync(rec, 0, (words + 1) * 8, st) == cudaSuccess
-                    ? GP_OK
-                    : gp_fail(ctx, GP_ERR_CUDA, "cudaMemsetAsync of the rank's record failed");
-  if (s == GP_OK && n > 0) {
-    if (op == GP_SUM && (type == GP_F32 || type == GP_F64))
-      s = gp_cuda_sum_exact_acc(ctx, type, in, n, (int64_t *)rec);
-    else
-      s = gp_reduce(ctx, op, type, in, n, rec, GP_REDUCE_AUTO);
-  }
-  if (s != GP_OK) {
-    uint64_t w = (uint64_t)s;
+  if (cudaMemsetAsync(rec, 0, words * 8, (cudaStream_t)ctx->stream) != cudaSuccess) {
     (void)cudaGetLastError();
-    (void)cudaMemcpyAsync(rec + words, &w, 8, cudaMemcpyHostToDevice, st);
+    return gp_fail(ctx, GP_ERR_CUDA, "cudaMemsetAsync of the rank's record failed");
   }
-  return s;
+  if (n == 0) return GP_OK;
+  if (op == GP_SUM && (type == GP_F32 || type == GP_F64))
+    return gp_cuda_sum_exact_acc(ctx, type, in, n, (int64_t *)rec);
+  return gp_reduce(ctx, op, type, in, n, rec, GP_REDUCE_AUTO);
 }
 #endif
 
@@ -194,7 +187,17 @@ gp_status gp_dist_reduce(gp_dist *d, gp_op op, gp_dtype type, const void *const 
     c.st[i] = check_reduce(d, i, op, type, in, n, out);
     c.cnt[i] = c.st[i] == GP_OK ? n[i] : 0;
   }
-  s = gp_dist_agree(d, c.st, c.cnt, gp_dist_signature(1, (unsigned)op, (unsigned)type, 0), c.all_n);
+  /* one all-gather carries both the agreement and the ranks' partial results: the local
+     reductions need no other rank, so a rank whose checks failed just adds nothing. The
+     record has the largest size (F64 SUM's) on every rank, whatever its arguments, so
+     ranks that disagree on op or type still gather the same bytes and learn it. */
+  const size_t words = gp_dist_rec_words(GP_SUM, GP_F64);
+  for (int i = 0; i < d->nlocal; i++) {
+    if ((s = gp_dist_device(d, i)) != GP_OK) return end(&c, s);
+    if (c.st[i] == GP_OK) c.st[i] = local_reduce(d, i, op, type, in[i], c.cnt[i], words);
+  }
+  s = gp_dist_agree(d, c.st, c.cnt, gp_dist_signature(1, (unsigned)op, (unsigned)type, 0), words,
+                    c.all_n);
   if (s != GP_OK) return end(&c, s);
   uint64_t total = 0;
   for (int r = 0; r < d->nranks; r++) total += c.all_n[r];
@@ -203,24 +206,7 @@ gp_status gp_dist_reduce(gp_dist *d, gp_op op, gp_dtype type, const void *const 
                                 "%s of n = 0 elements (every shard is empty) has no value: "
                                 "pass at least one element on some rank",
                                 op == GP_MIN ? "MIN" : "MAX"));
-  const size_t words = gp_dist_rec_words(op, type);
-  gp_status local = GP_OK;
-  for (int i = 0; i < d->nlocal; i++) {
-    if ((s = gp_dist_device(d, i)) != GP_OK) return end(&c, s);
-    if ((c.st[i] = local_reduce(d, i, op, type, in[i], c.cnt[i], words)) != GP_OK && !local)
-      local = gp_dist_fail_ctx(d, i, c.st[i]);
-  }
-  s = gp_dist_allgather(d, d->small, d->gathered, (words + 1) * 8);
-  if (s == GP_OK) s = gp_dist_fetch(d, (words + 1) * 8);
-  if (s != GP_OK || local != GP_OK) return end(&c, s != GP_OK ? s : local);
-  for (int r = 0; r < d->nranks; r++) {
-    const uint64_t w = d->host[(size_t)r * (words + 1) + words];
-    if (w != GP_OK)
-      return end(&c, gp_dist_fail(d, (gp_status)w,
-                                  "rank %d failed its local reduction (%s); its own error "
-                                  "says why", r, gp_status_string((gp_status)w)));
-  }
-  gp_dist_combine(op, type, d->host, words + 1, c.all_n, d->nranks, out);
+  gp_dist_combine(op, type, d->host, words + 3, c.all_n, d->nranks, out);
   return end(&c, GP_OK);
 #else
   (void)op; (void)type; (void)in; (void)n; (void)out;
@@ -283,7 +269,7 @@ static gp_status sort_common(gp_dist *d, gp_dtype kt, void *const *keys, int vt,
     c.cnt[i] = c.st[i] == GP_OK ? n[i] : 0;
   }
   const uint64_t sig = gp_dist_signature(2, (unsigned)order, (unsigned)kt, (unsigned)(vt + 1));
-  if ((s = gp_dist_agree(d, c.st, c.cnt, sig, c.all_n)) != GP_OK) return end(&c, s);
+  if ((s = gp_dist_agree(d, c.st, c.cnt, sig, 0, c.all_n)) != GP_OK) return end(&c, s);
   for (int i = 0; i < d->nlocal; i++) {
     if ((s = gp_dist_device(d, i)) != GP_OK) return end(&c, s);
     c.st[i] = local_sort(d, i, kt, keys[i], vt, vt < 0 ? NULL : values[i], c.cnt[i], order,
@@ -294,7 +280,7 @@ static gp_status sort_common(gp_dist *d, gp_dtype kt, void *const *keys, int vt,
     return end(&c, s);
   }
   /* a local failure (out of memory, ...) must reach the other ranks before they exchange */
-  if ((s = gp_dist_agree(d, c.st, c.cnt, sig, c.all_n)) != GP_OK) return end(&c, s);
+  if ((s = gp_dist_agree(d, c.st, c.cnt, sig, 0, c.all_n)) != GP_OK) return end(&c, s);
   const int vb = vt < 0 ? 0 : (int)gp_dtype_size((gp_dtype)vt);
   s = gp_dist_sort_exchange(d, kt, vb, keys, values, c.all_n, order == GP_DESCENDING, c.ws);
   return end(&c, s);

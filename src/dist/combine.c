@@ -1,10 +1,14 @@
 /* gp_dist_reduce's combine of the ranks' records (combine.h): exact for every op, so the
  * result has the bits of one gp_reduce over the whole array. */
 #include "dist/combine.h"
+#include "dist/dist.h"
 #include "core/exact_sum.h"
 #include "core/reduce_tree.h"
 
 #include <string.h>
+
+_Static_assert((GP_XS_F64_LIMBS + 1 + 3) * 8 <= GP_DIST_REC_BYTES,
+               "a record slot holds the F64 superaccumulator and the 3-word trailer");
 
 static int is_float_sum(gp_op op, gp_dtype type) {
   return op == GP_SUM && (type == GP_F32 || type == GP_F64);

@@ -265,7 +265,8 @@ gp_status gp_dist_wait(gp_dist *d) {
   return GP_OK;
 }
 
-gp_status gp_dist_fetch(gp_dist *d, size_t bytes) {
+/* Waits, then copies every rank's record of `bytes` from entry 0's gathered buffer. */
+static gp_status fetch(gp_dist *d, size_t bytes) {
   gp_status s = gp_dist_wait(d);
   if (s == GP_OK && (s = gp_dist_device(d, 0)) == GP_OK)
     s = cuda_status(d, cudaMemcpy(d->host, d->gathered[0], (size_t)d->nranks * bytes,
@@ -274,33 +275,34 @@ gp_status gp_dist_fetch(gp_dist *d, size_t bytes) {
 }
 
 gp_status gp_dist_agree(gp_dist *d, const gp_status *status, const size_t *n, uint64_t sig,
-                        uint64_t *all_n) {
+                        size_t words, uint64_t *all_n) {
+  const size_t rw = words + 3;
   gp_status s = GP_OK;
   for (int i = 0; i < d->nlocal && s == GP_OK; i++) {
-    uint64_t rec[3] = {(uint64_t)status[i], (uint64_t)n[i], sig};
+    uint64_t tr[3] = {(uint64_t)status[i], (uint64_t)n[i], sig};
     if ((s = gp_dist_device(d, i)) == GP_OK) /* pageable source: staged before return */
-      s = cuda_status(d, cudaMemcpyAsync(d->small[i], rec, sizeof rec, cudaMemcpyHostToDevice,
+      s = cuda_status(d, cudaMemcpyAsync((uint64_t *)d->small[i] + words, tr, sizeof tr,
+                                         cudaMemcpyHostToDevice,
                                          (cudaStream_t)d->ctx[i]->stream), "cudaMemcpyAsync");
   }
-  if (s == GP_OK) s = gp_dist_allgather(d, d->small, d->gathered, 3 * sizeof(uint64_t));
-  if (s == GP_OK) s = gp_dist_fetch(d, 3 * sizeof(uint64_t));
+  if (s == GP_OK) s = gp_dist_allgather(d, d->small, d->gathered, rw * sizeof(uint64_t));
+  if (s == GP_OK) s = fetch(d, rw * sizeof(uint64_t));
   if (s != GP_OK) return s;
   for (int r = 0; r < d->nranks; r++) {
-    const uint64_t *rec = d->host + 3 * (size_t)r;
-    all_n[r] = rec[1];
-    if (rec[0] != GP_OK) {
+    const uint64_t *tr = d->host + rw * (size_t)r + words;
+    all_n[r] = tr[1];
+    if (tr[0] != GP_OK) {
       const int i = r - d->rank0;
-      if (i >= 0 && i < d->nlocal) return gp_dist_fail_ctx(d, i, (gp_status)rec[0]);
-      return gp_dist_fail(d, (gp_status)rec[0],
-                          "rank %d failed (%s) before any data moved; its own error says "
-                          "why; nothing was done on any rank", r,
-                          gp_status_string((gp_status)rec[0]));
+      if (i >= 0 && i < d->nlocal) return gp_dist_fail_ctx(d, i, (gp_status)tr[0]);
+      return gp_dist_fail(d, (gp_status)tr[0],
+                          "rank %d failed (%s); its own error says why; no data moved "
+                          "between the ranks", r, gp_status_string((gp_status)tr[0]));
     }
-    if (rec[2] != sig)
+    if (tr[2] != sig)
       return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT,
                           "rank %d made a different call (signature %#llx) than rank %d "
                           "(%#llx): every rank must call the same gp_dist function with the "
-                          "same op, types and order", r, (unsigned long long)rec[2],
+                          "same op, types and order", r, (unsigned long long)tr[2],
                           d->rank0, (unsigned long long)sig);
   }
   return GP_OK;

@@ -51,20 +51,18 @@ void gp_dist_release(gp_dist *d);
 /* What a call is, so ranks that disagree are caught: kind | op/order << 8 | types << 16. */
 uint64_t gp_dist_signature(unsigned kind, unsigned a, unsigned b, unsigned c);
 
-/* The agreement before any data moves: each local entry i contributes status[i] (its
- * checks' outcome), n[i] and the call's signature; every rank learns every rank's. On
- * return all_n[r] (nranks entries) is rank r's count. GP_OK only when every rank of the
- * communicator is GP_OK and the signatures match; otherwise every rank fails with a
- * message naming the first rank that failed (and the entry's own message when local). */
+/* The agreement: each local entry i's record is `words` words already enqueued at
+ * small[i] on its stream (0 for none), then a trailer written here: status[i] (its checks'
+ * outcome), n[i] and the call's signature. The records are all-gathered and copied to
+ * d->host (rank r's at r * (words + 3)); all_n[r] gets rank r's n. GP_OK only when every
+ * rank is GP_OK and the signatures match; otherwise every rank fails with a message naming
+ * the first rank that failed (with that entry's own message when it is local). */
 gp_status gp_dist_agree(gp_dist *d, const gp_status *status, const size_t *n, uint64_t sig,
-                        uint64_t *all_n);
+                        size_t words, uint64_t *all_n);
 
 /* All-gather of `bytes` (a multiple of 8) per rank: src[i] (device, on entry i's GPU) to
  * dst[i] (device, nranks * bytes), grouped over the local entries, on their streams. */
 gp_status gp_dist_allgather(gp_dist *d, void *const *src, void *const *dst, size_t bytes);
-/* Waits (gp_dist_wait), then copies nranks records of `bytes` from local entry 0's
- * gathered buffer to d->host. */
-gp_status gp_dist_fetch(gp_dist *d, size_t bytes);
 /* Sum all-reduce of `count` uint64 in place at buf[i], grouped over the local entries. */
 gp_status gp_dist_allreduce_u64(gp_dist *d, void *const *buf, size_t count);
 
@@ -73,7 +71,7 @@ gp_status gp_dist_allreduce_u64(gp_dist *d, void *const *buf, size_t count);
  * handle broken and fails with GP_ERR_CUDA. */
 gp_status gp_dist_wait(gp_dist *d);
 
-/* Bytes of one record slot in small/gathered (the F64 superaccumulator fits). */
+/* Bytes of one record slot in small/gathered (the F64 superaccumulator and a trailer fit). */
 #define GP_DIST_REC_BYTES 640
 
 /* Makes local entry i's device current (cudaSetDevice). */
