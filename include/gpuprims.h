@@ -352,8 +352,8 @@ gp_status gp_dist_reduce(gp_dist *d, gp_op op, gp_dtype type, const void *const 
  * exchanged with grouped ncclSend/ncclRecv, and the p received sorted runs merged
  * (merge path, ceil(log2 p) passes). Device memory per key beyond the keys themselves:
  * the local sort's workspace (see gp_sort: n keys + n/3 bytes for 4-byte radix), which
- * the receive buffer and the merge then reuse: about 2 keys + n/3 bytes per key in all
- * (9.3 bytes per u32 key). Synchronous. A failure that a rank meets after its local sort
+ * the receive buffer and the merge then reuse: 2 keys + n/3 bytes per key in all (8.3
+ * bytes per u32 key, up to 9.4 with the workspace's growth headroom; docs/perf/multigpu.md). Synchronous. A failure that a rank meets after its local sort
  * (out of memory for the exchange) leaves every shard sorted locally: a permutation of
  * its input. */
 gp_status gp_dist_sort(gp_dist *d, gp_dtype key_type, void *const *keys, const size_t *n,
