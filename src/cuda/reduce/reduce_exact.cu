@@ -6,7 +6,9 @@
  * at the end warps fold their expansions by the same exact test, the block sums and
  * normalizes its warps' limbs, adds them into the call's global accumulator (integer
  * atomics: associative, so any order gives the same integer) and the last block
- * (ticket) rounds. The bits never depend on the grid, the order or the backend. */
+ * (ticket) rounds. The bits never depend on the grid, the order or the backend.
+ * gp_cuda_sum_exact_acc runs the same kernel but the last block writes the normalized
+ * superaccumulator instead of rounding it: gp_dist_reduce adds the ranks' ones. */
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/exact_sum.h"
