@@ -8,5 +8,6 @@ int gp_bench_reduce(int argc, char **argv);
 int gp_bench_sort(int argc, char **argv);
 int gp_bench_integrate(int argc, char **argv); /* argv[0] "trap" (its alias) or "integrate" */
 int gp_bench_host(int argc, char **argv);
+int gp_bench_dist(int argc, char **argv); /* many GPUs: gp_dist_sort / gp_dist_reduce */
 
 #endif

@@ -1,4 +1,4 @@
-/* `gpuprims bench reduce|sort|integrate|host ...` (`trap`: integrate's older name):
+/* `gpuprims bench reduce|sort|integrate|host|dist ...` (`trap`: integrate's older name):
  * dispatches to the benchmark suites in bench/ (linked in when the build has
  * GP_BUILD_BENCH; their harness is bench/harness.h). */
 #define _POSIX_C_SOURCE 200809L
@@ -22,7 +22,8 @@ static void usage(FILE *f) {
           "             kernel ladder with the cost each step removes\n"
           "  sort       gp_sort vs the peers\n"
           "  integrate  gp_integrate (trapezoidal rule); `trap` is the same suite\n"
-           "  host       results to host memory and arrays from host memory (wall clock)\n\n"
+           "  host       results to host memory and arrays from host memory (wall clock)\n"
+          "  dist       gp_dist_sort / gp_dist_reduce over several GPUs vs one (wall clock)\n\n"
           "Each sample starts with a flushed L2, is timed with CUDA events on one stream, and\n"
           "sampling stops at 0.5%% noise or --max-time; --json FILE writes the rows\n"
           "(checked before the first sample: its folder must exist and be writable).\n");
@@ -64,8 +65,10 @@ int cmd_bench(int argc, char **argv) {
   }
   const char *suite = argv[1];
   if (strcmp(suite, "reduce") != 0 && strcmp(suite, "sort") != 0 &&
-      strcmp(suite, "integrate") != 0 && strcmp(suite, "trap") != 0 && strcmp(suite, "host") != 0) {
-    cli_error("bench", "unknown suite '%s': use reduce, sort, integrate (or trap) or host", suite);
+      strcmp(suite, "integrate") != 0 && strcmp(suite, "trap") != 0 && strcmp(suite, "host") != 0 &&
+      strcmp(suite, "dist") != 0) {
+    cli_error("bench", "unknown suite '%s': use reduce, sort, integrate (or trap), host or dist",
+              suite);
     return EXIT_USAGE;
   }
 #if GP_HAVE_BENCH
@@ -74,6 +77,7 @@ int cmd_bench(int argc, char **argv) {
   if (strcmp(suite, "reduce") == 0) return gp_bench_reduce(argc - 1, argv + 1);
   if (strcmp(suite, "sort") == 0) return gp_bench_sort(argc - 1, argv + 1);
   if (strcmp(suite, "host") == 0) return gp_bench_host(argc - 1, argv + 1);
+  if (strcmp(suite, "dist") == 0) return gp_bench_dist(argc - 1, argv + 1);
   return gp_bench_integrate(argc - 1, argv + 1); /* argv[1]: "integrate" or "trap" */
 #else
   cli_error("bench", "the benchmark suites were not built (configure with -DGP_BUILD_BENCH=ON)");

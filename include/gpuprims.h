@@ -264,6 +264,109 @@ gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, voi
                                          const uint64_t *offsets, size_t nseg,
                                          gp_order order);
 
+/* ==== many GPUs through NCCL (src/api/dist.c, src/dist/) ===============================
+ * An array spread over several GPUs ("ranks"), each holding one shard in its device
+ * memory, reduced or sorted as one array: the concatenation of the shards in rank order.
+ *
+ * Two ways to get a handle:
+ *  - gp_dist_create_local: one process drives GPUs 0 .. ngpus-1 itself (ncclCommInitAll),
+ *    with a context and a non-blocking stream per GPU that the handle owns. Calls then
+ *    take one shard per GPU: arrays of ngpus pointers and counts, entry i on GPU i.
+ *  - gp_dist_create_comm: one process (or thread) per GPU, across hosts as NCCL allows:
+ *    the caller's launcher or MPI bootstraps an ncclComm_t and passes it here with a CUDA
+ *    context on the comm's GPU. Calls then take arrays of one entry: this rank's shard.
+ *    Every rank of the communicator must make the same calls in the same order.
+ * gp_dist_local_count(d) says how many entries the arrays have (ngpus, or 1).
+ *
+ * NCCL is optional at build and at run time: the library is never linked against it;
+ * the first gp_dist_create_* loads libnccl.so.2 with dlopen (or the file named by
+ * $GPUPRIMS_NCCL_LIB), so a machine without NCCL runs every other call. In a process
+ * that already has NCCL loaded (the caller's ncclComm_t), the soname resolves to that
+ * same library. Without NCCL at build time (GP_WITH_NCCL=OFF, no nccl.h, or no CUDA) or
+ * at run time, gp_dist_create_* return GP_ERR_UNSUPPORTED saying why.
+ *
+ * Errors: every rank checks its arguments, then the ranks agree on the outcome (a small
+ * all-gather of each rank's status, count and call) before any data moves between them,
+ * so a bad argument on one rank, or ranks making different calls, make every rank fail
+ * with a message naming the rank that failed, and none hangs.
+ * While waiting for NCCL the library polls ncclCommGetAsyncError; an asynchronous NCCL
+ * error, or no progress for $GPUPRIMS_DIST_TIMEOUT seconds (unset or 0: wait for ever),
+ * aborts the communicator (ncclCommAbort) and fails with GP_ERR_CUDA; the handle is then
+ * broken (every later call fails) and must only be destroyed; a caller-provided comm is
+ * gone after an abort (do not ncclCommDestroy it). A hang inside NCCL's own connection
+ * setup with a dead peer is not covered.
+ * Shards must be device memory of the rank's GPU (GP_ERR_INVALID_ARGUMENT otherwise).
+ * The calls synchronize the ranks' streams and return when the result is complete. A
+ * handle is used by one host thread at a time. */
+typedef struct gp_dist gp_dist;
+
+/* One process, GPUs 0 .. ngpus-1 (ngpus <= 0: every visible GPU; 1 works too). On
+ * failure *d is still a handle whose gp_dist_last_error explains, for gp_dist_destroy;
+ * NULL only when even that could not be allocated. */
+gp_status gp_dist_create_local(gp_dist **d, int ngpus);
+/* One rank per process: nccl_comm is the caller's ncclComm_t, ctx a CUDA context created
+ * on the comm's GPU and used on the context's stream. Neither is owned: the caller
+ * destroys them after gp_dist_destroy. Local (no communication): a rank where it fails
+ * must not make gp_dist calls, and the caller must tell the other ranks (their calls
+ * would wait for it, up to $GPUPRIMS_DIST_TIMEOUT). Failure as gp_dist_create_local. */
+gp_status gp_dist_create_comm(gp_dist **d, void *nccl_comm, gp_context *ctx);
+/* Frees the handle (and, for the local form, its communicators, contexts and streams).
+ * NULL is a no-op. */
+void gp_dist_destroy(gp_dist *d);
+/* Entries in the per-call arrays: ngpus (local form) or 1 (comm form). */
+int gp_dist_local_count(const gp_dist *d);
+/* Ranks in the communicator, and the rank of local entry 0. */
+int gp_dist_size(const gp_dist *d);
+int gp_dist_rank(const gp_dist *d);
+/* The context of local entry i (0 <= i < gp_dist_local_count), for allocating and
+ * copying shards (its device is GPU i in the local form); NULL outside the range. */
+gp_context *gp_dist_context(gp_dist *d, int i);
+/* What went wrong in the last failed call on this handle, in words; "" if nothing. */
+const char *gp_dist_last_error(const gp_dist *d);
+
+/* Reduces the whole array: in[i] holds n[i] elements of `type` (device memory of local
+ * entry i's GPU), and *out (host memory, one element of gp_reduce_out_type(op, type))
+ * gets the reduction of all shards of all ranks, on every rank. Same rules as gp_reduce
+ * with GP_REDUCE_AUTO, and the same bits as gp_reduce of the concatenated array on one
+ * GPU (and on the CPU backend) for every op and type, for any number of ranks and any
+ * sharding: integer SUM wraps mod 2^64 (associative), MIN/MAX follow the NaN and -0
+ * rules (associative), and F32/F64 SUM is the exact sum rounded once: each rank adds its
+ * shard into a fixed-point superaccumulator, the ranks all-gather them (576 bytes per
+ * rank, carrying the agreement too: one all-gather and one wait per call) and add them
+ * as integers, and the total is rounded once. No shard sizes or alignment are asked of
+ * the caller. Shards may be empty (n[i] = 0); MIN/MAX of an empty whole array are
+ * GP_ERR_INVALID_ARGUMENT on every rank. Synchronous. */
+gp_status gp_dist_reduce(gp_dist *d, gp_op op, gp_dtype type, const void *const *in,
+                         const size_t *n, void *out);
+
+/* Sorts the whole array in place, keys[i] holding n[i] keys (device memory of local
+ * entry i's GPU): afterwards every shard keeps its count and holds its slice of the
+ * sorted concatenation (rank r: positions n_0 + .. + n_{r-1} onwards). So the result is
+ * balanced exactly as the input was, whatever the keys (all equal, sorted, reversed,
+ * duplicates, empty shards), and no GPU ever receives more than it gave. The bits equal
+ * gp_sort of the concatenated array on one GPU, cut at the same counts. Order and float
+ * total order as gp_sort. Algorithm: a local sort (gp_sort, GP_SORT_AUTO), exact
+ * splitters found by a radix search over the key bits (4 rounds of one all-reduce of
+ * 256 counts per boundary for 4-byte keys, 8 for 8-byte keys; equal keys are split by
+ * (key, rank, position), so ties cannot unbalance), the counts all-gathered, the buckets
+ * exchanged with grouped ncclSend/ncclRecv, and the p received sorted runs merged
+ * (merge path, ceil(log2 p) passes). Device memory per key beyond the keys themselves:
+ * the local sort's workspace (see gp_sort: n keys + n/3 bytes for 4-byte radix), which
+ * the receive buffer and the merge then reuse: 2 keys + n/3 bytes per key in all (8.3
+ * bytes per u32 key, up to 9.4 with the workspace's growth headroom; docs/perf/multigpu.md). Synchronous. A failure that a rank meets after its local sort
+ * (out of memory for the exchange) leaves every shard sorted locally: a permutation of
+ * its input. */
+gp_status gp_dist_sort(gp_dist *d, gp_dtype key_type, void *const *keys, const size_t *n,
+                       gp_order order);
+/* As gp_dist_sort, values[i] (of value_type, n[i] each) moving with their keys. Stable
+ * over the concatenation: equal keys keep the order (rank, position), so the bits equal
+ * gp_sort_pairs (GP_SORT_AUTO, stable) of the concatenated arrays on one GPU. Memory: 2
+ * keys + 2 values + the radix look-back state per pair. */
+gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
+                             gp_dtype value_type, void *const *values, const size_t *n,
+                             gp_order order);
+/* ==== end of many GPUs ================================================================ */
+
 /* The k largest (order = GP_DESCENDING) or smallest (GP_ASCENDING) of n elements,
  * 1 <= k <= n, sorted in that order, ties broken by the lower index (deterministic).
  * Floats follow the sort's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).

@@ -35,6 +35,11 @@ gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const vo
  * contract as above (type is GP_F32 or GP_F64; no scratch). */
 gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
                             void *d_out);
+/* The same kernel, stopping short of the rounding: d_acc (device, L + 1 words: GP_XS_F32_LIMBS
+ * or GP_XS_F64_LIMBS of core/exact_sum.h, then the flags) gets the normalized
+ * superaccumulator of the n >= 1 inputs, which gp_dist_reduce adds across ranks. Async. */
+gp_status gp_cuda_sum_exact_acc(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
+                                int64_t *d_acc);
 
 /* gp_argreduce (argreduce.cu): index and value of the first minimum (op GP_MIN) or
  * maximum (GP_MAX) of n >= 1 elements at d_in, into device-accessible d_value (one

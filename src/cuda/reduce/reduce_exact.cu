@@ -6,7 +6,9 @@
  * at the end warps fold their expansions by the same exact test, the block sums and
  * normalizes its warps' limbs, adds them into the call's global accumulator (integer
  * atomics: associative, so any order gives the same integer) and the last block
- * (ticket) rounds. The bits never depend on the grid, the order or the backend. */
+ * (ticket) rounds. The bits never depend on the grid, the order or the backend.
+ * gp_cuda_sum_exact_acc runs the same kernel but the last block writes the normalized
+ * superaccumulator instead of rounding it: gp_dist_reduce adds the ranks' ones. */
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/exact_sum.h"
@@ -36,8 +38,13 @@ __device__ __forceinline__ void gp_xs_store(double *out, double r) { *out = gp_r
 
 /* normalize the block's (or the call's) limbs, round once, store: out of line, so its
  * local arrays stay out of the kernel's register allocation */
-template <typename T> __device__ __noinline__ void gp_xs_finish(int64_t *limbs, T *out) {
+template <typename T> __device__ __noinline__ void gp_xs_finish(int64_t *limbs, T *out,
+                                                                int64_t *acc_out) {
   gp_xs_normalize(limbs, gp_xs_fmt<T>::L);
+  if (acc_out) { /* gp_cuda_sum_exact_acc: the exact sum itself, for gp_dist_reduce */
+    for (int i = 0; i <= gp_xs_fmt<T>::L; i++) acc_out[i] = limbs[i];
+    return;
+  }
   gp_xs_store(out, gp_xs_round(limbs, gp_xs_fmt<T>::L, gp_xs_fmt<T>::LSB, gp_xs_fmt<T>::PREC));
 }
 
@@ -95,7 +102,8 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
 
 template <typename T, bool VEC>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
-    const T *__restrict__ in, size_t n, gp_xs_u64 *gacc, unsigned *ticket, T *out) {
+    const T *__restrict__ in, size_t n, gp_xs_u64 *gacc, unsigned *ticket, T *out,
+    int64_t *acc_out) {
   constexpr int L = gp_xs_fmt<T>::L;
   constexpr unsigned W = 16 / sizeof(T);
   constexpr unsigned TE = GP_XS_THREADS * GP_XS_UNROLL * W;
@@ -162,7 +170,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   __syncthreads();
   int64_t *blk = reinterpret_cast<int64_t *>(wacc[0]);
   if (gridDim.x == 1) {
-    if (tid == 0) gp_xs_finish(blk, out);
+    if (tid == 0) gp_xs_finish(blk, out, acc_out);
     return;
   }
   if (tid == 0) gp_xs_normalize_ool<T>(blk);
@@ -183,7 +191,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   if (tid <= (unsigned)L) wacc[0][tid] = atomicExch(gacc + tid, 0ull);
   __syncthreads();
   if (tid == 0) {
-    gp_xs_finish(blk, out);
+    gp_xs_finish(blk, out, acc_out);
     *ticket = 0;
   }
 }
@@ -206,7 +214,7 @@ template <typename T, bool VEC> static unsigned gp_xs_resident(gp_context *ctx) 
 }
 
 template <typename T, bool VEC>
-static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, T *out) {
+static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, T *out, int64_t *acc_out) {
   constexpr size_t TE = GP_XS_THREADS * GP_XS_UNROLL * (16 / sizeof(T));
   const size_t tiles = n / TE + (n % TE != 0);
   size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid : gp_xs_resident<T, VEC>(ctx);
@@ -219,19 +227,28 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, T *out) {
     if (s != GP_OK) return s;
   }
   gp_sum_exact_kernel<T, VEC><<<(unsigned)g, GP_XS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
-      in, n, gacc, ticket, out);
+      in, n, gacc, ticket, out, acc_out);
   GP_LAUNCH_CHECK(ctx, "gp_sum_exact_kernel", g, GP_XS_THREADS, 0);
   return GP_OK;
 }
 
-template <typename T> static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *d_out) {
+template <typename T>
+static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *d_out,
+                           int64_t *acc_out) {
   const T *in = static_cast<const T *>(d_in);
-  if ((uintptr_t)in % 16 == 0) return gp_xs_launch<T, true>(ctx, in, n, static_cast<T *>(d_out));
-  return gp_xs_launch<T, false>(ctx, in, n, static_cast<T *>(d_out));
+  T *out = static_cast<T *>(d_out);
+  if ((uintptr_t)in % 16 == 0) return gp_xs_launch<T, true>(ctx, in, n, out, acc_out);
+  return gp_xs_launch<T, false>(ctx, in, n, out, acc_out);
 }
 
 extern "C" gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
                                        void *d_out) {
-  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, d_out);
-  return gp_xs_run<double>(ctx, d_in, n, d_out);
+  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, d_out, NULL);
+  return gp_xs_run<double>(ctx, d_in, n, d_out, NULL);
+}
+
+extern "C" gp_status gp_cuda_sum_exact_acc(gp_context *ctx, gp_dtype type, const void *d_in,
+                                           size_t n, int64_t *d_acc) {
+  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, NULL, d_acc);
+  return gp_xs_run<double>(ctx, d_in, n, NULL, d_acc);
 }

@@ -1,6 +1,6 @@
-/* C interface of the CUDA sorting kernels (src/cuda/sort/bitonic.cu,
- * bitonic_seed.cu and radix.cu). Arguments arrive validated and in device (or managed) memory;
- * every launch is asynchronous on ctx->stream. */
+/* C interface of the CUDA sorting kernels (src/cuda/sort/bitonic.cu, bitonic_seed.cu,
+ * radix.cu, and merge.cu / dist_split.cu for gp_dist_sort). Arguments arrive validated
+ * and in device (or managed) memory; every launch is asynchronous on ctx->stream. */
 #ifndef GP_CUDA_SORT_SORT_CUDA_H
 #define GP_CUDA_SORT_SORT_CUDA_H
 
@@ -65,6 +65,29 @@ gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype key_type, void *keys,
                                  int value_bytes, void *values, const uint64_t *d_offsets,
                                  size_t nseg, const gp_cuda_seg_summary *summary,
                                  const uint64_t *large, int desc, void *scratch);
+
+/* gp_dist_sort's exact splitters (dist_split.cu), for nb boundaries over keys sorted by
+ * encoded value (ascending, or descending when desc). cur: nb encoded keys being built
+ * (start at 0), tgt: nb global target positions, counts: nb * 256, fin: nb * 2, all
+ * device uint64. split_counts: counts[b*256 + d] = keys whose encoding is below
+ * cur[b] | d << shift; split_pick (after the ranks summed counts): cur[b] |= the largest
+ * d whose count is <= tgt[b]; split_final: fin[2b] = keys below cur[b], fin[2b+1] =
+ * keys equal to it. */
+gp_status gp_cuda_split_counts(gp_context *ctx, gp_dtype key_type, const void *keys, size_t n,
+                               int desc, const uint64_t *cur, unsigned nb, unsigned shift,
+                               uint64_t *counts);
+gp_status gp_cuda_split_pick(gp_context *ctx, uint64_t *cur, const uint64_t *tgt,
+                             const uint64_t *counts, unsigned nb, unsigned shift);
+gp_status gp_cuda_split_final(gp_context *ctx, gp_dtype key_type, const void *keys, size_t n,
+                              int desc, const uint64_t *cur, unsigned nb, uint64_t *fin);
+
+/* Stable merge (merge.cu) of the sorted runs src[0, na) and src[na, na + nb) into dst
+ * (not overlapping src); values of value_bytes (0, 4 or 8) move along (vsrc -> vdst);
+ * ties take the first run. scratch: gp_cuda_merge_scratch(na + nb) bytes. */
+size_t gp_cuda_merge_scratch(size_t n);
+gp_status gp_cuda_merge(gp_context *ctx, gp_dtype key_type, int value_bytes, int desc,
+                        const void *src, const void *vsrc, size_t na, size_t nb, void *dst,
+                        void *vdst, void *scratch);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,20 @@
+/* gp_dist_sort after the local sorts (src/dist/dist_sort.c): exact splitters, the
+ * exchange of buckets and the merge of the received runs. Internal; NCCL builds only. */
+#ifndef GP_DIST_DIST_SORT_H
+#define GP_DIST_DIST_SORT_H
+
+#include "dist/dist.h"
+
+/* Device workspace one local entry needs for n keys of kb bytes and values of vb bytes
+ * (0: none) among nranks ranks: receive buffers, splitter state, merge splits. */
+size_t gp_dist_sort_ws_bytes(int nranks, size_t n, int kb, int vb);
+
+/* keys[i] / values[i] (values may be NULL when vb = 0) hold n[i] = all_n[rank0 + i]
+ * sorted keys (by encoded value, desc as given) on local entry i's GPU, ws[i] its
+ * workspace of gp_dist_sort_ws_bytes. Leaves keys[i] holding its slice of the global
+ * order (same count), ties by (key, rank, position). Waits for the ranks. */
+gp_status gp_dist_sort_exchange(gp_dist *d, gp_dtype key_type, int vb, void *const *keys,
+                                void *const *values, const uint64_t *all_n, int desc,
+                                void *const *ws);
+
+#endif
