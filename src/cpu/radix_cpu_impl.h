@@ -290,9 +290,14 @@ static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int 
     }
     for (size_t b = 0; b < ((size_t)1 << width); b++) {
       size_t s = st[b], len = st[b + 1] - s;
-      if (len)
+      if (len >= RX_INSERTION_MAX) {
         RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
                 want_keys, len, lo, shift, c, desc, w, level + 1);
+      } else if (len) { /* most buckets of an in-cache split: sorted here, no call */
+        RX(insertion)(ok + s, RX_HASV ? ov + s : NULL, len);
+        RX(finish)(ok + s, RX_HASV ? ov + s : NULL, dk ? dk + s : NULL,
+                   RX_HASV ? dv + s : NULL, len, c, desc);
+      }
     }
     return;
   }
