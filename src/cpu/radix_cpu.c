@@ -21,8 +21,8 @@
 #include <omp.h>
 #endif
 
-/* Tuning knobs, measured on a 2-core Xeon (AVX-512, 2 MiB L2 per core), 2026-11-30; see
- * docs/perf/cpu.md. */
+/* Tuning knobs for a Xeon with 2 MiB of L2 per core (docs/perf/cpu.md, 2026-11-30:
+ * RX_BUCKET_KEYS chosen by A/B among 4096, 8192, 16384; the others first choices). */
 #define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
 #define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
