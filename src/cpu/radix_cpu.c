@@ -1,9 +1,10 @@
 /* The CPU backend's radix sort: stable, parallel (OpenMP), on keys encoded by
  * core/key_codec.h, for keys, pairs, equal and offset segments and argsort. A large
  * array gets one parallel MSD pass with write-combined scatter into cache-sized buckets,
- * each then finished by a serial LSD sort; small arrays and segments are serial LSD sorts
- * run side by side. The one stable order makes the result independent of the thread
- * count and equal to the GPU radix sort's, bit for bit. */
+ * each then finished in one thread (LSD in cache, after further MSD splits when many
+ * bits are left); small arrays and segments are such serial sorts run side by side. The
+ * one stable order makes the result independent of the thread count and equal to the
+ * GPU radix sort's, bit for bit. The per-width code is radix_cpu_impl.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "cpu/radix_cpu.h"
 #include "cpu/sort_cpu.h"

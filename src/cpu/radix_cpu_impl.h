@@ -230,8 +230,8 @@ static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *d
 }
 
 /* Raw keys into dk (when wanted) from encoded ik, values into dv from iv; either may
- * already be in place. Serial (finish) and parallel (par_finish): an OpenMP region,
- * even of one thread, costs more than a small bucket's whole sort. */
+ * already be in place. finish is serial on purpose: an OpenMP region, even of one
+ * thread, costs more than a small bucket's whole sort; par_finish is for whole arrays. */
 static void RX(finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
                        gp_key_class c, int desc) {
   if (dk && (dk != ik || c != GP_KEY_UNSIGNED || desc)) /* else the bits are right */
