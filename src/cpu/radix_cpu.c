@@ -123,6 +123,7 @@ typedef struct rx_work {
   size_t *cnt;    /* nthreads * RX_NB per-thread bucket counts, then offsets */
   size_t *starts; /* RX_LEVELS * (RX_NB + 1) bucket boundaries of the parallel passes */
   rx_thread *threads;
+  int counted;    /* cnt already holds the next par_pass's counts, for this many threads */
   void *mem;
 } rx_work;
 
@@ -217,6 +218,7 @@ static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, 
                    "cannot allocate %zu bytes of host scratch for the radix sort", total);
   wk->mem = m;
   wk->nthreads = nt;
+  wk->counted = 0;
   wk->cnt = (size_t *)m;
   m += round64((size_t)nt * nb * sizeof(size_t));
   wk->starts = (size_t *)m;
