@@ -211,11 +211,14 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "rows": b.rows}, f, indent=2)
-    table = ["| case | gpuprims CPU backend: wall ms (CPU ms) | NumPy call | NumPy: wall ms "
-             "(CPU ms) | speed-up (wall) |",
-             "| --- | ---: | --- | ---: | ---: |"]
+    # CPU / wall: how many cores the call actually had (2 threads on a shared machine
+    # may get one)
+    table = ["| case | gpuprims CPU backend: wall ms (CPU ms) | cores used (CPU / wall) | "
+             "NumPy call | NumPy: wall ms (CPU ms) | speed-up (wall) |",
+             "| --- | ---: | ---: | --- | ---: | ---: |"]
     for r in b.rows:
         table.append(f"| {r['case']} | {r['gpuprims_ms']:.1f} ({r['gpuprims_cpu_ms']:.1f}) | "
+                     f"{r['gpuprims_cpu_ms'] / r['gpuprims_ms']:.2f} | "
                      f"`{r['numpy_call']}` | {r['numpy_ms']:.1f} ({r['numpy_cpu_ms']:.1f}) | "
                      f"{r['speedup']:.2f}x |")
     md = "\n".join(table) + "\n"

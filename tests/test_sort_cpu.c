@@ -168,15 +168,16 @@ static void check_argsort_matrix(void) {
 }
 
 /* Skewed keys: most share their top bits and differ below (one bucket of the first MSD
- * pass holds most keys, and is split again by all threads), the rest random; pairs
+ * pass holds most keys, and is split again by all threads), or a fifth are one value
+ * (equal: a bucket above the cache size that no digit splits), the rest random; pairs
  * and argsort against the stable reference. */
-static void check_skewed(gp_dtype t, size_t n, gp_order order) {
+static void check_skewed(gp_dtype t, size_t n, gp_order order, int equal) {
   size_t es = gp_dtype_size(t);
   char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
   uint64_t *ix = (uint64_t *)malloc(n * 8), *vals = (uint64_t *)malloc(n * 8);
   size_t *perm = (size_t *)malloc(n * sizeof *perm);
   for (size_t i = 0; i < n; i++) {
-    uint64_t r = check_rand64(), u = (r % 10 < 7) ? (0x5A3ull << 52) | (r >> 20) : r;
+    uint64_t r = check_rand64(), u = (r % 10 < (equal ? 2u : 7u)) ? (0x5A3ull << 52) | (equal ? 0 : r >> 20) : r;
     if (es == 4) {
       uint32_t x = (uint32_t)(u >> 32);
       memcpy(keys + i * 4, &x, 4);
@@ -193,8 +194,8 @@ static void check_skewed(gp_dtype t, size_t n, gp_order order) {
   for (size_t i = 0; i < n && ok; i++)
     ok = ix[i] == perm[i] && vals[i] == perm[i] &&
          memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
-  CHECK_MSG(ok, "skewed %s %s n=%zu: not the stable order", gp_dtype_name(t),
-            order ? "desc" : "asc", n);
+  CHECK_MSG(ok, "skewed%s %s %s n=%zu: not the stable order", equal ? " (equal)" : "",
+            gp_dtype_name(t), order ? "desc" : "asc", n);
   free(keys); free(orig); free(ix); free(vals); free(perm);
 }
 
@@ -432,7 +433,10 @@ int main(void) {
 
   check_argsort_matrix();
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
-    check_skewed((gp_dtype)t, ((size_t)1 << 20) + 11, (gp_order)(t & 1));
+    for (int e = 0; e < 2; e++) {
+      check_skewed((gp_dtype)t, ((size_t)1 << 20) + 11, (gp_order)(t & 1), e);
+      check_skewed((gp_dtype)t, 200000, (gp_order)(e ^ (t & 1)), e);
+    }
   check_offsets_matrix();
   check_thread_independence();
 

@@ -1,9 +1,10 @@
 /* The CPU backend's radix sort: stable, parallel (OpenMP), on keys encoded by
  * core/key_codec.h, for keys, pairs, equal and offset segments and argsort. A large
  * array gets one parallel MSD pass with write-combined scatter into cache-sized buckets,
- * each then finished by a serial LSD sort; small arrays and segments are serial LSD sorts
- * run side by side. The one stable order makes the result independent of the thread
- * count and equal to the GPU radix sort's, bit for bit. */
+ * each then finished in one thread (LSD in cache, after further MSD splits when many
+ * bits are left); small arrays and segments are such serial sorts run side by side. The
+ * one stable order makes the result independent of the thread count and equal to the
+ * GPU radix sort's, bit for bit. The per-width code is radix_cpu_impl.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "cpu/radix_cpu.h"
 #include "cpu/sort_cpu.h"
@@ -21,8 +22,8 @@
 #include <omp.h>
 #endif
 
-/* Tuning knobs, measured on a 2-core Xeon (AVX-512, 2 MiB L2 per core), 2026-11-30; see
- * docs/perf/cpu.md. */
+/* Tuning knobs for a Xeon with 2 MiB of L2 per core (docs/perf/cpu.md, 2026-11-30:
+ * RX_BUCKET_KEYS chosen by A/B among 4096, 8192, 16384; the others first choices). */
 #define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
 #define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
@@ -122,6 +123,7 @@ typedef struct rx_work {
   size_t *cnt;    /* nthreads * RX_NB per-thread bucket counts, then offsets */
   size_t *starts; /* RX_LEVELS * (RX_NB + 1) bucket boundaries of the parallel passes */
   rx_thread *threads;
+  int counted;    /* cnt already holds the next par_pass's counts, for this many threads */
   void *mem;
 } rx_work;
 
@@ -216,6 +218,7 @@ static gp_status rx_work_alloc(gp_context *ctx, rx_work *wk, size_t kb, int vb, 
                    "cannot allocate %zu bytes of host scratch for the radix sort", total);
   wk->mem = m;
   wk->nthreads = nt;
+  wk->counted = 0;
   wk->cnt = (size_t *)m;
   m += round64((size_t)nt * nb * sizeof(size_t));
   wk->starts = (size_t *)m;

@@ -171,8 +171,10 @@ static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
 #endif
     const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
     size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
-    memset(cnt, 0, nb * sizeof *cnt);
-    RX(count)(rk, i0, i1, raw, shift, (RX_KT)(nb - 1), c, desc, cnt);
+    if (wk->counted != nt) { /* else par_sort's first read counted this digit */
+      memset(cnt, 0, nb * sizeof *cnt);
+      RX(count)(rk, i0, i1, raw, shift, (RX_KT)(nb - 1), c, desc, cnt);
+    }
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
@@ -195,6 +197,7 @@ static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
       RX(scatter)(rk, rv, raw, gen, dk, dv, i0, i1, shift, nb, c, desc, cnt,
                   &wk->threads[t]);
   }
+  wk->counted = 0;
   return moved;
 }
 
@@ -230,8 +233,8 @@ static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *d
 }
 
 /* Raw keys into dk (when wanted) from encoded ik, values into dv from iv; either may
- * already be in place. Serial (finish) and parallel (par_finish): an OpenMP region,
- * even of one thread, costs more than a small bucket's whole sort. */
+ * already be in place. finish is serial on purpose: an OpenMP region, even of one
+ * thread, costs more than a small bucket's whole sort; par_finish is for whole arrays. */
 static void RX(finish)(const RX_KT *ik, const RX_VT *iv, RX_KT *dk, RX_VT *dv, size_t n,
                        gp_key_class c, int desc) {
   if (dk && (dk != ik || c != GP_KEY_UNSIGNED || desc)) /* else the bits are right */
@@ -266,8 +269,11 @@ static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int 
   RX_VT *dv = RX_HASV ? (d_is_s ? sv : ov) : NULL;
   for (;;) {
     const int span = hi - lo;
-    if (span <= 0 ||
-        (n <= RX_CACHE_KEYS && (n < RX_SPLIT_MIN_N || span <= 2 * RX_LSD_BITS))) {
+    if (span <= 0) { /* all keys equal: in order already */
+      RX(finish)(sk, sv, dk, dv, n, c, desc);
+      return;
+    }
+    if (n <= RX_CACHE_KEYS && (n < RX_SPLIT_MIN_N || span <= 2 * RX_LSD_BITS)) {
       RX(lsd)(sk, sv, dk, dv, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk,
               (RX_VT *)w->bv, n, lo, hi, w->hist);
       if (dk) RX(finish)(dk, dv, dk, dv, n, c, desc);
@@ -287,9 +293,14 @@ static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int 
     }
     for (size_t b = 0; b < ((size_t)1 << width); b++) {
       size_t s = st[b], len = st[b + 1] - s;
-      if (len)
+      if (len >= RX_INSERTION_MAX) {
         RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
                 want_keys, len, lo, shift, c, desc, w, level + 1);
+      } else if (len) { /* most buckets of an in-cache split: sorted here, no call */
+        RX(insertion)(ok + s, RX_HASV ? ov + s : NULL, len);
+        RX(finish)(ok + s, RX_HASV ? ov + s : NULL, dk ? dk + s : NULL,
+                   RX_HASV ? dv + s : NULL, len, c, desc);
+      }
     }
     return;
   }
@@ -356,18 +367,36 @@ static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
   }
 }
 
-/* The bits on which the encoded keys differ (0: all equal), in parallel. */
-static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int nthreads) {
+/* The bits on which the encoded keys differ (0: all equal), in parallel; the same read
+ * counts each thread's chunk on the digit a par_pass over all the bits would take first
+ * (width wt at the top), which that pass then reuses (wk->counted). */
+static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int wt,
+                         rx_work *wk) {
+  const int shift = 8 * (int)sizeof(RX_KT) - wt;
+  const RX_KT mask = (RX_KT)(((size_t)1 << wt) - 1);
   RX_KT a = (RX_KT)~(RX_KT)0, o = 0;
-  long long nn = (long long)n;
+  int team = 1;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nthreads) reduction(& : a) reduction(| : o) schedule(static)
+#pragma omp parallel num_threads(wk->nthreads) reduction(& : a) reduction(| : o)
 #endif
-  for (long long i = 0; i < nn; i++) {
-    RX_KT x = RX_ENC(k[i], c, desc);
-    a &= x;
-    o |= x;
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nt = omp_get_num_threads();
+#endif
+    const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
+    size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
+    memset(cnt, 0, ((size_t)1 << wt) * sizeof *cnt);
+    for (size_t i = i0; i < i1; i++) {
+      RX_KT x = RX_ENC(k[i], c, desc);
+      a &= x;
+      o |= x;
+      cnt[(x >> shift) & mask]++;
+    }
+    if (t == 0) team = nt;
   }
+  wk->counted = team;
   return a ^ o;
 }
 
@@ -377,8 +406,10 @@ static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int
 static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, RX_VT *dv,
                          RX_KT *tk, RX_VT *tv, RX_KT *uk, size_t n, gp_key_class c,
                          int desc, rx_work *wk) {
-  RX_KT diff = RX(varying)(sk, n, c, desc, wk->nthreads);
+  const int bits = 8 * (int)sizeof(RX_KT), wt = rx_top_width(n, bits);
+  RX_KT diff = RX(varying)(sk, n, c, desc, wt, wk);
   if (diff == 0) { /* all keys equal: the order is the input order */
+    wk->counted = 0;
     long long nn = (long long)n;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(wk->nthreads) schedule(static)
@@ -392,6 +423,7 @@ static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, R
   int hi = 0, lo = 0;
   while (hi < (int)(8 * sizeof(RX_KT)) && (diff >> hi)) hi++;
   while (!((diff >> lo) & 1)) lo++;
+  if (hi != bits || rx_top_width(n, hi - lo) != wt) wk->counted = 0; /* another digit */
   /* the top digit holds the highest differing bit: it moves the keys */
   RX(par_rec)(sk, sv, 1, gen, dk ? dk : uk, dv, tk, tv, 1, dk != NULL, n, lo, hi, c, desc,
               wk, 0);

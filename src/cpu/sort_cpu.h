@@ -1,6 +1,7 @@
 /* CPU sorting backend: the seed's serial bitonic sort (Program 6.17, Insert_zero /
- * Which_bit / Compare_swap) and a fast LSD radix sort used for GP_SORT_AUTO /
- * GP_SORT_BITONIC, both on keys encoded by core/key_codec.h. */
+ * Which_bit / Compare_swap) for GP_SORT_BITONIC_SEED, and the parallel stable radix sort
+ * (radix_cpu.c) for every other algo, argsort and offset segments, both on keys encoded
+ * by core/key_codec.h. */
 #ifndef GP_CPU_SORT_CPU_H
 #define GP_CPU_SORT_CPU_H
 
@@ -22,10 +23,11 @@ void gp_cpu_bitonic_serial_u32(uint32_t *keys, void *vals, int value_bytes, size
 void gp_cpu_bitonic_serial_u64(uint64_t *keys, void *vals, int value_bytes, size_t n);
 
 /* Sorts `nseg` segments of `seg` keys each (nseg * seg keys in all), host memory,
- * arguments already validated. values may be NULL (value_bytes 0). algo SEED needs a
- * power-of-two seg for pairs (checked by the caller); other algos use a stable LSD
- * radix sort (insertion sort for tiny segments). Segments run in parallel (OpenMP).
- * May fail only with GP_ERR_OUT_OF_MEMORY, before touching the data. */
+ * arguments already validated. values may be NULL (value_bytes 0). algo SEED with one
+ * segment runs Program 6.17 (pairs need a power-of-two seg, checked by the caller);
+ * everything else the parallel stable radix sort of radix_cpu.c (OpenMP), whose bits
+ * do not depend on the thread count. May fail only with GP_ERR_OUT_OF_MEMORY, before
+ * touching the data. */
 gp_status gp_cpu_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
                       void *values, size_t nseg, size_t seg, gp_order order,
                       gp_sort_algo algo);
