@@ -12,7 +12,12 @@ for f in include/gpuprims.h lib/libgpuprims.a lib/pkgconfig/gpuprims.pc \
   [ -e "$tmp/prefix/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 ls "$tmp/prefix"/lib/libgpuprims.so* >/dev/null || { echo "no shared library installed"; exit 1; }
-cmake -S "$repo/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+# the consumer is built with the compilers gpuprims was (a sanitizer build's runtime
+# must match; its link flags come with the installed package)
+cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+cmake -S "$repo/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+  ${cc:+-DCMAKE_C_COMPILER="$cc"} ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/consumer"
 # pkg-config, where it is installed

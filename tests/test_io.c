@@ -506,8 +506,12 @@ static int leftover_tmp_files(void) {
 
 static int same_bytes(const char *a, const char *b) {
   FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-  int same = fa && fb, ca, cb;
-  while (same && ((ca = fgetc(fa)) != EOF) | ((cb = fgetc(fb)) != EOF)) same = ca == cb;
+  int same = fa && fb;
+  while (same) {
+    int ca = fgetc(fa), cb = fgetc(fb);
+    same = ca == cb;
+    if (ca == EOF) break;
+  }
   if (fa) fclose(fa);
   if (fb) fclose(fb);
   return same;
