@@ -569,6 +569,11 @@ static void test_safe_output(gp_context *ctx) {
   CHECK_OK(ctx, gp_array_save(ctx, tmp("link2.npy"), GP_FILE_AUTO, &small));
   CHECK(lstat(tmp("link2.npy"), &st) == 0 && S_ISLNK(st.st_mode));
   CHECK(lstat(tmp("new-target.npy"), &st) == 0 && S_ISREG(st.st_mode));
+  /* a loop of links is an error that says so */
+  CHECK(symlink("loop-b.npy", tmp("loop-a.npy")) == 0);
+  CHECK(symlink("loop-a.npy", tmp("loop-b.npy")) == 0);
+  CHECK_STATUS(gp_array_save(ctx, tmp("loop-a.npy"), GP_FILE_AUTO, &small), GP_ERR_IO);
+  CHECK_ERROR_MENTIONS(ctx, "symbolic links");
   /* a failed save through a link leaves the target whole */
   CHECK_OK(ctx, gp_array_save(ctx, tmp("target.npy"), GP_FILE_AUTO, &small));
   fflush(NULL);
