@@ -121,14 +121,12 @@ static int parse_number(const char *t, size_t len, gp_dtype type, void *dst, con
   int neg;
   uint64_t m;
   int r = int_magnitude(tok, len, &neg, &m);
-  const char *name = gp_dtype_name(type);
   static const char *not_int[] = {"", "", "is not an integer (the dtype is i32)",
                                   "is not an integer (the dtype is i64)",
                                   "is not an integer (the dtype is u32)",
                                   "is not an integer (the dtype is u64)"};
   static const char *range[] = {"", "", "is out of range for i32", "is out of range for i64",
                                 "is out of range for u32", "is out of range for u64"};
-  (void)name;
   if (r == 0) {
     *why = float_form(tok, len, &nonzero) ? not_int[type] : "is not a number";
     return 0;
