@@ -26,10 +26,14 @@ static inline gp_context *fuzz_context(void) {
   return fuzz_ctx_;
 }
 
-/* The input written to this process's file; returns its path. */
+/* The input written to this process's file (removed at exit); returns its path. */
 static char fuzz_path_[64];
+static void fuzz_remove_file_(void) { unlink(fuzz_path_); }
 static inline const char *fuzz_file(const uint8_t *data, size_t size) {
-  if (!fuzz_path_[0]) snprintf(fuzz_path_, sizeof fuzz_path_, "/tmp/gpuprims-fuzz-%ld", (long)getpid());
+  if (!fuzz_path_[0]) {
+    snprintf(fuzz_path_, sizeof fuzz_path_, "/tmp/gpuprims-fuzz-%ld", (long)getpid());
+    atexit(fuzz_remove_file_);
+  }
   FILE *f = fopen(fuzz_path_, "wb");
   FUZZ_ASSERT(f);
   FUZZ_ASSERT(size == 0 || fwrite(data, 1, size, f) == size);
