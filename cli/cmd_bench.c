@@ -30,6 +30,7 @@ static void usage(FILE *f) {
   cli_help_footer(f);
 }
 
+#if GP_HAVE_BENCH
 /* --json FILE must be writable before minutes of sampling, not after. */
 static int json_output_ok(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++) {
@@ -53,6 +54,7 @@ static int json_output_ok(int argc, char **argv) {
   }
   return 1;
 }
+#endif
 
 int cmd_bench(int argc, char **argv) {
   if (argc < 2) {

@@ -184,14 +184,15 @@ static void *show_progress(void *arg) {
   return NULL;
 }
 
-/* The integral, with progress shown when stderr is a terminal and a timed run of 2^20
- * points predicts more than 2 s. */
+/* The integral, with progress shown when stderr is a terminal and a timed run of 2^22
+ * points (after a warm-up run that starts the threads) predicts more than 2 s. */
 static gp_status integrate_with_progress(gp_context *ctx, const char *expr, double lo,
                                          double hi, uint64_t n, gp_dtype prec, double *r) {
-  const uint64_t n0 = (uint64_t)1 << 20;
-  double estimate = 0;
-  if (n > 64 * n0 && isatty(STDERR_FILENO)) {
-    double t0 = wall(), tmp;
+  const uint64_t n0 = (uint64_t)1 << 22;
+  double estimate = 0, tmp;
+  if (n > 16 * n0 && isatty(STDERR_FILENO) &&
+      gp_integrate_ex(ctx, expr, lo, hi, n0 / 16, prec, &tmp) == GP_OK) {
+    double t0 = wall();
     if (gp_integrate_ex(ctx, expr, lo, hi, n0, prec, &tmp) == GP_OK)
       estimate = (wall() - t0) * (double)(n / n0);
   }

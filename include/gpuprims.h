@@ -387,8 +387,22 @@ typedef enum gp_file_format {
   GP_FILE_AUTO, /* by extension: .npy -> NPY, .txt/.csv -> TEXT, anything else -> RAW */
   GP_FILE_NPY,  /* NumPy .npy, versions 1.0, 2.0, 3.0; little-endian, C order */
   GP_FILE_RAW,  /* the elements' bytes, native (little-endian) order, no header */
-  GP_FILE_TEXT  /* one number per line; blank lines and '#' comments ignored */
+  GP_FILE_TEXT  /* numbers separated by spaces, newlines or commas (see below) */
 } gp_file_format;
+/* The text grammar (what gp_array_load reads from a GP_FILE_TEXT file):
+ *  - ASCII or UTF-8; a UTF-8 byte-order mark at the start is skipped. '#' starts a
+ *    comment to the end of the line; blank lines are ignored.
+ *  - Numbers are separated by spaces, tabs, newlines and/or single commas, so a .csv of
+ *    numbers reads row by row ("1,2,3"); an empty field ("1,,2", a trailing ',') is an
+ *    error.
+ *  - Integer dtypes: an optional sign, then decimal digits or 0x and hex digits
+ *    ("-42", "0x10"). "-0" is 0 for u32/u64; any other negative value is refused there.
+ *  - F32/F64: an optional sign, then decimal digits with an optional '.' and exponent
+ *    ("1.5e-3"), a C99 hex float ("0x1.8p3"), or inf, infinity, nan in any case (no
+ *    "nan(...)" payloads). A value beyond the type's range is an error; so is a nonzero
+ *    value that rounds to 0 ("1e-400" in f64); a subnormal result is kept.
+ *  - An error names the file, the line, the byte offset of the token in the file and
+ *    the token, with bytes outside printable ASCII shown as \xNN. */
 /* A flat array in host memory (malloc'd by gp_array_load; free with gp_array_free). */
 typedef struct gp_array {
   gp_dtype dtype;
@@ -402,8 +416,11 @@ gp_status gp_file_format_from_name(const char *name, gp_file_format *f);
 /* Reads a whole file into *out (host memory). raw_dtype is the element type for RAW
  * (required) and TEXT (pass (gp_dtype)-1 for the default, F64) files; a .npy carries its
  * own ('<f4' '<f8' '<i4' '<i8' '<u4' '<u8'; '|' or '=' byte order accepted, big-endian
- * and Fortran order refused) and raw_dtype is ignored for it. Text integers are parsed
- * exactly (no round trip through double). Files over 4 GiB work.
+ * and Fortran order refused; a descr without byte order, a shape that is not a tuple or
+ * whose nonzero dimensions overflow 63 bits are refused, as NumPy refuses them) and
+ * raw_dtype is ignored for it. Text integers are parsed exactly (no round trip through
+ * double). Files over 4 GiB work. A pipe (e.g. /dev/stdin) is checked as a file is: a
+ * .npy stream with bytes after its array is GP_ERR_FORMAT.
  * Errors: GP_ERR_IO (cannot open or read: the OS's reason), GP_ERR_FORMAT (a malformed
  * or truncated .npy, a raw size not a multiple of the element size), GP_ERR_PARSE (a text
  * line that is not a number of the type: "file.txt line 7: 'abc' is not a number"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: run every test (none may skip), compute-sanitizer (memcheck,
-# racecheck, synccheck) over test_gpu_kernels, the benchmarks and the ncu model check.
+# racecheck, synccheck) over test_gpu_kernels and, at GP_TEST_QUICK=1 sizes, test_reduce_gpu
+# and test_sort_gpu, the benchmarks and the ncu model check.
 # Binaries come from gpubin.tgz (built on the dev machine by scripts/pack_gpubin.sh and
 # carried), or are built here into build-gpu when there is none. At most 8 logs go to
 # $OUT (the device tool brings back 8 files: six logs, json.tgz, ncu.tgz). Usage:
@@ -41,9 +42,16 @@ fi
 if has sanitize; then
   stamp sanitize
   : >"$OUT/sanitize.log"
-  for tool in memcheck racecheck synccheck; do
-    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $B/test_gpu_kernels >>"$OUT/sanitize.log" 2>&1
-    echo "compute-sanitizer $tool test_gpu_kernels: exit $?" | tee -a "$OUT/sanitize.log"
+  # the kernel suite, and the whole reduce and sort suites at their quick sizes
+  # (GP_TEST_QUICK=1); exit 124 is the timeout, 9 a sanitizer finding
+  for t in test_gpu_kernels test_reduce_gpu test_sort_gpu; do
+    for tool in memcheck racecheck synccheck; do
+      s0=$(date +%s)
+      GP_TEST_QUICK=1 GP_TEST_LARGE=0 timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 \
+        $B/$t >>"$OUT/sanitize.log" 2>&1
+      echo "compute-sanitizer $tool $t (GP_TEST_QUICK=1): exit $?, $(($(date +%s) - s0)) s" |
+        tee -a "$OUT/sanitize.log"
+    done
   done
 fi
 if has bench; then

@@ -26,8 +26,13 @@ soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libgpuprims.so.$soversion" ] || { echo "soname '$soname', expected libgpuprims.so.$soversion"; exit 1; }
 echo "soname: $soname"
 
+# the consumer is built with the compilers gpuprims was (a sanitizer build's runtime
+# must match; its link flags come with the installed package)
+cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+compilers=(${cc:+-DCMAKE_C_COMPILER="$cc"} ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"})
 cmake -S "$repo/tests/consumer" -B "$tmp/find" -DGP_HOW=find_package \
-  -DGP_WANT_VERSION="$major.$minor" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+  -DGP_WANT_VERSION="$major.$minor" -DCMAKE_PREFIX_PATH="$tmp/prefix" "${compilers[@]}" >/dev/null
 cmake --build "$tmp/find" >/dev/null
 "$tmp/find/consumer"
 "$tmp/find/consumer_shared"
@@ -41,7 +46,7 @@ PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" pkg-config --exists gpuprims
 [ "$(PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" pkg-config --modversion gpuprims)" = "$major.$minor.$patch" ] \
   || { echo "pkg-config --modversion is not $major.$minor.$patch"; exit 1; }
 PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" \
-  cmake -S "$repo/tests/consumer" -B "$tmp/pc" -DGP_HOW=pkg-config >/dev/null
+  cmake -S "$repo/tests/consumer" -B "$tmp/pc" -DGP_HOW=pkg-config "${compilers[@]}" >/dev/null
 cmake --build "$tmp/pc" >/dev/null
 "$tmp/pc/consumer"
 echo "pkg-config: ok"

@@ -132,7 +132,7 @@ expect_out "1" reduce "$T/cancel32.txt" --backend cpu --dtype f32
 
 # ---- failures: one line naming the file and the problem, exit 1 --------------------------
 expect_rc 1 "$T/missing.npy: cannot open: No such file" reduce "$T/missing.npy" --backend cpu
-expect_rc 1 "bad.txt line 7: 'abc' is not a number" reduce "$T/bad.txt" --backend cpu
+expect_rc 1 "bad.txt line 7, byte 12: 'abc' is not a number" reduce "$T/bad.txt" --backend cpu
 expect_rc 1 "trunc.npy: header says 100000 elements" reduce "$T/trunc.npy" --backend cpu
 expect_rc 1 "Fortran" reduce "$T/fortran.npy" --backend cpu
 expect_rc 1 "big-endian" reduce "$T/big_endian.npy" --backend cpu
@@ -140,7 +140,7 @@ expect_rc 1 "not a multiple of 4" reduce "$T/odd.bin" --backend cpu --dtype f32
 expect_rc 1 "--dtype" reduce "$T/raw.bin" --backend cpu
 expect_rc 1 "not a .npy file" reduce "$T/small.txt" --backend cpu --format npy
 expect_rc 1 "empty.npy" reduce "$T/empty.npy" --backend cpu --op min
-expect_rc 1 "i64.txt line 2: '-9223372036854775807' is negative" reduce "$T/i64.txt" --backend cpu --dtype u64
+expect_rc 1 "i64.txt line 2, byte 20: '-9223372036854775807' is negative" reduce "$T/i64.txt" --backend cpu --dtype u64
 expect_rc 1 "is a directory" reduce "$T" --backend cpu --format text
 
 # ---- usage errors: exit 2; --help: exit 0 -----------------------------------------------------

@@ -215,6 +215,11 @@ static void test_npy_headers(gp_context *ctx) {
     {"{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (6,)}", "twice"},
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999,)}", "too large"},
     {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2)}", "overflows"},
+    {"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 0, 4294967296)}",
+     "overflows 63 bits, counting only the dimensions that are not 0"},
+    {"{'descr': '<f4', 'fortran_order': False, 'shape': (3037000500, 3037000500)}", "overflows"},
+    {"{'descr': 'f4', 'fortran_order': False, 'shape': (6,)}", "no byte-order character ('<f4')"},
+    {"{'descr': '<f4', 'fortran_order': False, 'shape': (6)}", "not a tuple"},
     {"", "expected '{'"},
   };
   for (size_t i = 0; i < sizeof badh / sizeof badh[0]; i++) {
@@ -227,6 +232,18 @@ static void test_npy_headers(gp_context *ctx) {
   EXPECT_LOAD_FAIL(tmp("short.npy"), GP_FILE_AUTO, GP_F32, GP_ERR_FORMAT,
                    "header says 1000 elements of f32 (4000 bytes) but the file holds 12 bytes of data");
   CHECK_ERROR_MENTIONS(ctx, "short.npy");
+  /* the same through a pipe (size unknown): extra bytes are found by reading */
+  write_npy(tmp("extra.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }", 1, f6, 24);
+  {
+    char cmd[1200], src[512], fifo[512];
+    snprintf(src, sizeof src, "%s", tmp("extra.npy"));
+    snprintf(fifo, sizeof fifo, "%s", tmp("fifo.npy"));
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s' &", src, fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    CHECK(system(cmd) == 0);
+    EXPECT_LOAD_FAIL(fifo, GP_FILE_NPY, GP_F32, GP_ERR_FORMAT, "extra bytes after the array");
+    unlink(fifo);
+  }
   write_npy(tmp("long2.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", 1, f6, 24);
   EXPECT_LOAD_FAIL(tmp("long2.npy"), GP_FILE_AUTO, GP_F32, GP_ERR_FORMAT, "extra bytes");
   /* magic, version, truncation inside the preamble and the header */
@@ -348,7 +365,7 @@ static void test_text(gp_context *ctx) {
   gp_array_free(&a);
   /* F32 parsed directly: just above the halfway point between 1 and 1 + 2^-23, which a
    * parse through double would round to the halfway point and then down to 1.0 */
-  write_text(tmp("f32.txt"), "1.00000005960464477539062500001\n3.4028235e38\n1e-46\n");
+  write_text(tmp("f32.txt"), "1.00000005960464477539062500001\n3.4028235e38\n0e-46\n");
   CHECK_OK(ctx, gp_array_load(ctx, tmp("f32.txt"), GP_FILE_TEXT, GP_F32, &a));
   if (a.n == 3) {
     uint32_t bits;
@@ -365,12 +382,38 @@ static void test_text(gp_context *ctx) {
     CHECK(d[4] > 0 && d[4] < 1e-300);
   }
   gp_array_free(&a);
-  /* bad lines name the file, the line and the token */
+  /* the grammar (GP_FILE_TEXT): a BOM, commas and spaces between numbers, hex
+   * integers, -0 as an unsigned, subnormals, inf/nan in any case */
+  write_text(tmp("g.csv"), "\xef\xbb\xbf" "1,2,3\n 4 , 5\t6 # c\n0x10, -0x7fffffff ,-0\n");
+  CHECK_OK(ctx, gp_array_load(ctx, tmp("g.csv"), GP_FILE_AUTO, GP_I32, &a));
+  if (a.n == 9) {
+    const int32_t want[9] = {1, 2, 3, 4, 5, 6, 16, -0x7fffffff, 0};
+    CHECK(memcmp(a.data, want, sizeof want) == 0);
+  } else {
+    CHECK_EQ_U64(a.n, 9);
+  }
+  gp_array_free(&a);
+  write_text(tmp("g.txt"), "-0\n0xFFFFFFFFFFFFFFFF +0x0\n");
+  CHECK_OK(ctx, gp_array_load(ctx, tmp("g.txt"), GP_FILE_TEXT, GP_U64, &a));
+  CHECK(a.n == 3 && ((uint64_t *)a.data)[0] == 0 && ((uint64_t *)a.data)[1] == UINT64_MAX &&
+        ((uint64_t *)a.data)[2] == 0);
+  gp_array_free(&a);
+  write_text(tmp("g2.txt"), "1e-45, 0x1.8p1, -INF, NaN, Infinity, -0.0\n");
+  CHECK_OK(ctx, gp_array_load(ctx, tmp("g2.txt"), GP_FILE_TEXT, GP_F32, &a));
+  if (a.n == 6) {
+    float *v = (float *)a.data;
+    CHECK(v[0] > 0 && v[0] < 2e-45 && v[1] == 3.0f && isinf(v[2]) && v[2] < 0 && isnan(v[3]) &&
+          isinf(v[4]) && v[5] == 0 && signbit(v[5]));
+  } else {
+    CHECK_EQ_U64(a.n, 6);
+  }
+  gp_array_free(&a);
+  /* bad lines name the file, the line, the byte and the token */
   write_text(tmp("bad.txt"), "1\n2\n\n# c\n5\n6\nabc\n8\n");
   EXPECT_LOAD_FAIL(tmp("bad.txt"), GP_FILE_AUTO, (gp_dtype)-1, GP_ERR_PARSE,
-                   "bad.txt line 7: 'abc' is not a number");
+                   "bad.txt line 7, byte 13: 'abc' is not a number");
   static const struct { const char *text; gp_dtype t; const char *needle; } bad[] = {
-    {"1\n2147483648\n", GP_I32, "line 2: '2147483648' is out of range for i32"},
+    {"1\n2147483648\n", GP_I32, "line 2, byte 2: '2147483648' is out of range for i32"},
     {"-2147483649\n", GP_I32, "out of range for i32"},
     {"9223372036854775808\n", GP_I64, "out of range for i64"},
     {"18446744073709551616\n", GP_U64, "out of range for u64"},
@@ -380,8 +423,24 @@ static void test_text(gp_context *ctx) {
     {"1.5\n", GP_I32, "'1.5' is not an integer"},
     {"1e3\n", GP_I64, "is not an integer"},
     {"12abc\n", GP_U32, "'12abc' is not a number"},
-    {"1 2\n", GP_F64, "'1 2' is not a number"},
-    {"1,\n", GP_F64, "is not a number"},
+    {"1 2x\n", GP_F64, "byte 2: '2x' is not a number"},
+    {"1,\n", GP_F64, "byte 1: an empty field after ','"},
+    {"1,,2\n", GP_F64, "byte 2: an empty field before ','"},
+    {",1\n", GP_F64, "byte 0: an empty field before ','"},
+    {"\xef\xbb\xbf\xef\xbb\xbf" "1\n", GP_F64, "'\\xef\\xbb\\xbf1' is not a number"},
+    {"1\x01\n", GP_I32, "'1\\x01' is not a number"},
+    {"nan(123)\n", GP_F64, "'nan(123)' is not a number"},
+    {"1e-400\n", GP_F64, "'1e-400' underflows to 0 in f64"},
+    {"1e-46\n", GP_F32, "'1e-46' underflows to 0 in f32"},
+    {"0x1p-1100\n", GP_F64, "underflows to 0 in f64"},
+    {"0x\n", GP_I32, "'0x' is not a number"},
+    {"0x100000000\n", GP_U32, "out of range for u32"},
+    {"0x10000000000000000\n", GP_U64, "out of range for u64"},
+    {"-0x80000001\n", GP_I32, "out of range for i32"},
+    {"1.\n", GP_U32, "is not an integer (the dtype is u32)"},
+    {"1e\n", GP_F64, "'1e' is not a number"},
+    {".\n", GP_F64, "'.' is not a number"},
+    {"infinit\n", GP_F32, "is not a number"},
     {"1e999\n", GP_F64, "out of range for f64"},
     {"1e39\n", GP_F32, "out of range for f32"},
     {"- 1\n", GP_I64, "is not a number"},
@@ -447,8 +506,12 @@ static int leftover_tmp_files(void) {
 
 static int same_bytes(const char *a, const char *b) {
   FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-  int same = fa && fb, ca, cb;
-  while (same && ((ca = fgetc(fa)) != EOF) | ((cb = fgetc(fb)) != EOF)) same = ca == cb;
+  int same = fa && fb;
+  while (same) {
+    int ca = fgetc(fa), cb = fgetc(fb);
+    same = ca == cb;
+    if (ca == EOF) break;
+  }
   if (fa) fclose(fa);
   if (fb) fclose(fb);
   return same;
@@ -506,6 +569,11 @@ static void test_safe_output(gp_context *ctx) {
   CHECK_OK(ctx, gp_array_save(ctx, tmp("link2.npy"), GP_FILE_AUTO, &small));
   CHECK(lstat(tmp("link2.npy"), &st) == 0 && S_ISLNK(st.st_mode));
   CHECK(lstat(tmp("new-target.npy"), &st) == 0 && S_ISREG(st.st_mode));
+  /* a loop of links is an error that says so */
+  CHECK(symlink("loop-b.npy", tmp("loop-a.npy")) == 0);
+  CHECK(symlink("loop-a.npy", tmp("loop-b.npy")) == 0);
+  CHECK_STATUS(gp_array_save(ctx, tmp("loop-a.npy"), GP_FILE_AUTO, &small), GP_ERR_IO);
+  CHECK_ERROR_MENTIONS(ctx, "symbolic links");
   /* a failed save through a link leaves the target whole */
   CHECK_OK(ctx, gp_array_save(ctx, tmp("target.npy"), GP_FILE_AUTO, &small));
   fflush(NULL);

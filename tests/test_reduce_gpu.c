@@ -2,7 +2,9 @@
  * DESIGN.md matrix (every algorithm; WARP_ATOMIC float sums within a tolerance, since
  * their atomic order varies): host, device, managed and misaligned pointers, repeated
  * runs, AUTO's independence of the grid size, and one array of more than 2^32
- * elements (GP_TEST_LARGE=0 skips it). Exits 77 where no GPU is usable. */
+ * elements (GP_TEST_LARGE=0 skips it). GP_TEST_QUICK=1 runs the same cases at sizes up
+ * to ~2^20 and without the 2^32 case, so compute-sanitizer's racecheck and synccheck
+ * cover the suite in minutes. Exits 77 where no GPU is usable. */
 #include "check.h"
 
 #include <stdint.h>
@@ -16,6 +18,7 @@
 
 #if GP_HAVE_CUDA
 static gp_context *gpu, *cpu;
+static int quick; /* GP_TEST_QUICK=1 */
 static unsigned char *d_buf; /* device input buffer, 16-byte aligned (cudaMalloc) */
 static void *d_out;
 static size_t d_cap;
@@ -91,19 +94,20 @@ static void test_matrix(void) {
   const size_t fixed[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, 2047,
                           2049, 4095, 4096, 4097, 12305};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) sizes[ns++] = fixed[i];
-  for (unsigned k = 13; k <= 22; k += 3) {
+  for (unsigned k = 13; k <= (quick ? 16u : 22u); k += 3) {
     size_t p = (size_t)1 << k;
     sizes[ns++] = p - 1; sizes[ns++] = p; sizes[ns++] = p + 1;
   }
   check_seed(4242);
-  for (int i = 0; i < 5; i++) sizes[ns++] = 1 + (size_t)(check_rand64() % 3000000);
+  for (int i = 0; i < (quick ? 2 : 5); i++)
+    sizes[ns++] = 1 + (size_t)(check_rand64() % (quick ? 300000 : 3000000));
   unsigned char *buf = (unsigned char *)malloc(d_cap);
   for (size_t ti = 0; ti < 6; ti++) {
     gp_dtype t = rt_types[ti];
     for (size_t si = 0; si < ns; si++) {
       size_t n = sizes[si];
       for (int pat = 0; pat < PAT_COUNT; pat++) {
-        if (n > 70000 && pat != PAT_RANDOM && pat != (int)(si % PAT_COUNT)) continue;
+        if ((n > 70000 || quick) && pat != PAT_RANDOM && pat != (int)(si % PAT_COUNT)) continue;
         rt_fill(buf, t, n, pat, 5000 + si * 11 + (size_t)pat);
         int mem = (int)((si + (size_t)pat + ti) % MEM_KINDS);
         compare_case(t, n, pat, buf, mem);
@@ -152,7 +156,7 @@ static void test_specials(void) {
  * every run; device memory in and out. */
 static void test_grid_invariance_and_repeats(void) {
   const size_t ns[] = {1, 4097, 1000003, ((size_t)1 << 22) + 5, ((size_t)1 << 24) + 77};
-  size_t maxn = ns[4];
+  const size_t nk = quick ? 3 : 5, maxn = ns[nk - 1];
   float *f = (float *)malloc(maxn * sizeof *f);
   double *d = (double *)malloc(maxn * sizeof *d);
   check_seed(31337);
@@ -162,7 +166,7 @@ static void test_grid_invariance_and_repeats(void) {
   }
   const unsigned grids[] = {0, 1, 7, 64, 132, 1000, 1024};
   const unsigned tp_blocks[] = {64, 1024, 8};
-  for (size_t k = 0; k < 5; k++) {
+  for (size_t k = 0; k < nk; k++) {
     size_t n = ns[k];
     for (int is64 = 0; is64 < 2; is64++) {
       gp_dtype t = is64 ? GP_F64 : GP_F32;
@@ -251,8 +255,8 @@ static void test_managed_and_stream(void) {
 /* More than 2^32 elements: U32 bytes all 0x01, filled on the device. */
 static void test_large(void) {
   const char *env = getenv("GP_TEST_LARGE");
-  if (env && strcmp(env, "0") == 0) {
-    printf("GP_TEST_LARGE=0: skipping the > 2^32-element case\n");
+  if ((env && strcmp(env, "0") == 0) || quick) {
+    printf("GP_TEST_LARGE=0 or GP_TEST_QUICK=1: skipping the > 2^32-element case\n");
     return;
   }
   size_t n = ((size_t)1 << 32) + 3;
@@ -292,11 +296,11 @@ static void test_large(void) {
  * exercises the prefetch of the next virtual block's first tile). */
 static void test_minmax_keys(void) {
   const size_t ns[] = {5, 4097, 70001, 1000003, ((size_t)1 << 22) + 5};
-  const size_t maxn = ns[4];
+  const size_t nk = quick ? 3 : 5, maxn = ns[nk - 1];
   float *f = (float *)malloc(maxn * sizeof *f);
   double *d = (double *)malloc(maxn * sizeof *d);
   const unsigned grids[] = {0, 1, 3, 132, 1024};
-  for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+  for (size_t k = 0; k < nk; k++) {
     size_t n = ns[k];
     for (int kind = 0; kind < 6; kind++) {
       check_seed(4242 + (uint64_t)kind * 17 + k);
@@ -363,6 +367,8 @@ static void test_minmax_keys(void) {
 int main(void) {
   gpu = check_gpu_context_or_skip("test_reduce_gpu");
   cpu = check_cpu_context();
+  const char *q = getenv("GP_TEST_QUICK");
+  quick = q && strcmp(q, "0") != 0;
   d_cap = ((size_t)1 << 25) * 8 + 64;
   CUDA_OK(cudaMalloc((void **)&d_buf, d_cap));
   CUDA_OK(cudaMalloc(&d_out, 16));

@@ -109,7 +109,12 @@ static char *resolve_links(const char *path) {
     if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode)) return p;
     char link[PATH_MAX];
     ssize_t n = readlink(p, link, sizeof link - 1);
-    if (n < 0) break;
+    if (n < 0) {
+      int e = errno;
+      free(p);
+      errno = e;
+      return NULL;
+    }
     link[n] = '\0';
     char *next = link[0] == '/' ? strdup(link) : beside(p, link);
     free(p);

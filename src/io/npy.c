@@ -81,12 +81,14 @@ static int match_word(npy_parser *p, const char *w) {
   return 1;
 }
 
-/* (d0, d1, ...) -> *count = product; rank for the Fortran-order check. */
+/* (d0, d1, ...) -> *count = product; rank for the Fortran-order check. As NumPy: a
+ * tuple (one dimension needs its comma: (3,)), and the product of the dimensions other
+ * than 0 must fit in 63 bits even when another dimension is 0 ("array is too big"). */
 static gp_status parse_shape(npy_parser *p, uint64_t *count, int *dims_over_1) {
   if (p->pos >= p->len || p->s[p->pos] != '(') return bad(p, "expected '(' to open the shape");
   p->pos++;
   uint64_t prod = 1;
-  int over = 0, overflow = 0;
+  int over = 0, overflow = 0, zero = 0, ndims = 0, comma = 0;
   for (;;) {
     skip_ws(p);
     if (p->pos < p->len && p->s[p->pos] == ')') { p->pos++; break; }
@@ -99,17 +101,24 @@ static gp_status parse_shape(npy_parser *p, uint64_t *count, int *dims_over_1) {
       d = d * 10 + digit;
     }
     if (p->pos < p->len && p->s[p->pos] == 'L') p->pos++; /* Python 2 long */
+    ndims++;
+    comma = 0;
     if (d > 1) over++;
-    if (d == 0) prod = 0;
-    else if (prod && prod > UINT64_MAX / d) overflow = 1;
+    if (d == 0) zero = 1;
+    else if (prod > (UINT64_MAX >> 1) / d) overflow = 1;
     else prod *= d;
     skip_ws(p);
-    if (p->pos < p->len && p->s[p->pos] == ',') { p->pos++; continue; }
+    if (p->pos < p->len && p->s[p->pos] == ',') { p->pos++; comma = 1; continue; }
     if (p->pos < p->len && p->s[p->pos] == ')') { p->pos++; break; }
     return bad(p, "expected ',' or ')' in the shape");
   }
-  if (overflow && prod != 0) return bad(p, "the shape's element count overflows 64 bits");
-  *count = prod;
+  if (ndims == 1 && !comma)
+    return bad(p, "the shape is not a tuple: one dimension is written (n,), with the comma");
+  if (overflow)
+    return gp_fail(p->ctx, GP_ERR_FORMAT, "%s: malformed .npy header: the shape's element "
+                   "count overflows 63 bits%s (NumPy refuses it too)", p->path,
+                   zero ? ", counting only the dimensions that are not 0" : "");
+  *count = zero ? 0 : prod;
   *dims_over_1 = over;
   return GP_OK;
 }
@@ -172,10 +181,10 @@ static gp_status parse_header(npy_parser *p, gp_dtype *t, uint64_t *count) {
                    "dtype", p->path, descr);
   char order = descr[0];
   const char *code = descr + 1;
-  if (order != '<' && order != '>' && order != '=' && order != '|') {
-    order = '=';
-    code = descr; /* numpy also writes e.g. 'f8' without an order character */
-  }
+  if (order != '<' && order != '>' && order != '=' && order != '|')
+    return gp_fail(p->ctx, GP_ERR_FORMAT, "%s: malformed .npy header: descr '%s' has no "
+                   "byte-order character ('<%s'): a .npy file always states it", p->path,
+                   descr, descr);
   static const struct { const char *code; gp_dtype t; } table[] = {
     {"f4", GP_F32}, {"f8", GP_F64}, {"i4", GP_I32}, {"i8", GP_I64}, {"u4", GP_U32}, {"u8", GP_U64},
   };
@@ -263,6 +272,11 @@ gp_status gp_npy_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
       return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for %llu "
                      "elements", path, bytes, (unsigned long long)count);
     s = gp_io_read_exact(ctx, f, path, data, bytes, "the array data");
+    if (s) { free(data); return s; }
+  }
+  if (size == UINT64_MAX) { /* a stream: the same check as a file's size, by reading */
+    s = gp_io_expect_eof(ctx, f, path, "extra bytes after the array (the header says "
+                         "fewer elements than the stream holds)");
     if (s) { free(data); return s; }
   }
   out->dtype = t;
