@@ -6,6 +6,13 @@
  * where no GPU is usable. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+
+#if !GP_HAVE_CUDA
+int main(void) {
+  puts("test_host_memory_gpu: built without CUDA: skipped");
+  return 77;
+}
+#else
 #include "core/host_io.h"
 
 #include <cuda_runtime_api.h>
@@ -179,3 +186,4 @@ int main(void) {
   gp_destroy(ctx);
   return check_summary("test_host_memory_gpu");
 }
+#endif
