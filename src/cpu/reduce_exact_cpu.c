@@ -5,26 +5,49 @@
 #include "cpu/reduce_cpu.h"
 #include "core/exact_sum.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Each chunk starts fresh expansions and ends with a normalized accumulator, so no
  * limb ever holds more than ~3 x 2^16 deferred digits. */
 #define GP_XS_CPU_CHUNK ((size_t)1 << 16)
 
-/* Lanes: independent expansions, so the TwoSum chains of consecutive inputs overlap
- * (one chain is ~4 dependent adds per input: 2 lanes left a 16-core host at ~22 GB/s). */
+/* Lanes: independent expansions, so consecutive inputs' TwoSum chains overlap and the
+ * compiler can put a block of them in vector registers. A block whose every step was
+ * exact commits at once; a block with an inexact step (rare) commits the exact steps
+ * and sends the other inputs to the accumulator, lane by lane as gp_xs_add1/add2 would.
+ * Which inputs take which path never changes the exact sum, so the bits are the same. */
 #define GP_XS_CPU_LANES 8
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define GP_XS_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GP_XS_CPU_CLONES
+#endif
 
-static void chunk_f32(const float *x, size_t n, int64_t *acc) {
+GP_XS_CPU_CLONES static void chunk_f32(const float *x, size_t n, int64_t *acc) {
   const int L = GP_XS_F32_LIMBS, lsb = GP_XS_F32_LSB;
   double h[GP_XS_CPU_LANES];
   for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = -0.0;
   size_t i = 0;
-  for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES)
+  for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES) {
+    double s[GP_XS_CPU_LANES], e[GP_XS_CPU_LANES];
+    int bad = 0;
     for (int c = 0; c < GP_XS_CPU_LANES; c++) {
       const double v = (double)x[i + c];
-      if (!gp_xs_add1(&h[c], v)) gp_xs_add_plain(acc, L, lsb, v);
+      s[c] = h[c] + v;
+      const double bb = s[c] - h[c];
+      e[c] = (h[c] - (s[c] - bb)) + (v - bb);
+      bad |= e[c] != 0.0; /* NaN and inf inputs give a NaN e: not exact either */
     }
+    if (!bad) {
+      for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = s[c];
+      continue;
+    }
+    for (int c = 0; c < GP_XS_CPU_LANES; c++) {
+      if (e[c] == 0.0) h[c] = s[c];
+      else gp_xs_add_plain(acc, L, lsb, (double)x[i + c]);
+    }
+  }
   for (; i < n; i++) {
     const double v = (double)x[i];
     if (!gp_xs_add1(&h[0], v)) gp_xs_add_plain(acc, L, lsb, v);
@@ -36,14 +59,28 @@ static void chunk_f32(const float *x, size_t n, int64_t *acc) {
   gp_xs_normalize(acc, L);
 }
 
-static void chunk_f64(const double *x, size_t n, int64_t *acc) {
+GP_XS_CPU_CLONES static void chunk_f64(const double *x, size_t n, int64_t *acc) {
   const int L = GP_XS_F64_LIMBS, lsb = GP_XS_F64_LSB;
   double h[GP_XS_CPU_LANES], l[GP_XS_CPU_LANES];
   for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = l[c] = -0.0;
   size_t i = 0;
-  for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES)
+  for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES) {
+    double s[GP_XS_CPU_LANES], e[GP_XS_CPU_LANES];
+    int bad = 0;
+    for (int c = 0; c < GP_XS_CPU_LANES; c++) { /* gp_xs_add2's fast case: e == 0 */
+      const double v = x[i + c];
+      s[c] = h[c] + v;
+      const double bb = s[c] - h[c];
+      e[c] = (h[c] - (s[c] - bb)) + (v - bb);
+      bad |= (e[c] != 0.0) | !(fabs(s[c]) < GP_XS_F64_HEAD_MAX);
+    }
+    if (!bad) {
+      for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = s[c];
+      continue;
+    }
     for (int c = 0; c < GP_XS_CPU_LANES; c++)
       if (!gp_xs_add2(&h[c], &l[c], x[i + c])) gp_xs_add_plain(acc, L, lsb, x[i + c]);
+  }
   for (; i < n; i++)
     if (!gp_xs_add2(&h[0], &l[0], x[i])) gp_xs_add_plain(acc, L, lsb, x[i]);
   for (int c = 0; c < GP_XS_CPU_LANES; c++) {
