@@ -2,7 +2,7 @@
 # On the GPU machine: run every test (none may skip), compute-sanitizer (memcheck,
 # racecheck, synccheck) over test_gpu_kernels and, at GP_TEST_QUICK=1 sizes, test_reduce_gpu
 # and test_sort_gpu, the benchmarks and the ncu model check.
-# Binaries come from gpubin.tgz (built on the dev machine by scripts/pack_gpubin.sh and
+# Binaries come from gpubin.tar.xz (built on the dev machine by scripts/pack_gpubin.sh and
 # carried), or are built here into build-gpu when there is none. At most 8 logs go to
 # $OUT (the device tool brings back 8 files: six logs, json.tgz, ncu.tgz). Usage:
 #   scripts/gpu_check.sh [test] [sanitize] [bench] [ncu]     (default: all four)
@@ -14,8 +14,8 @@ has() { [[ " $steps " == *" $1 "* ]]; }
 T0=$SECONDS
 stamp() { echo "[$((SECONDS - T0))s] $*"; }
 
-if [ -f gpubin.tgz ]; then
-  tar xzf gpubin.tgz && B=build
+if [ -f gpubin.tar.xz ]; then
+  tar xf gpubin.tar.xz && B=build
 else
   B=build-gpu
   cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&

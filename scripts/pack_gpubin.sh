@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Packs what CTest and the benchmarks need from a build made here (default: build) into
-# gpubin.tgz: binaries, the shared library and the CTest files, at their paths, so a
-# GPU machine that has the repository at the same path runs them without building:
-#   tar xzf gpubin.tgz && GP_BUILD_DIR=build scripts/gpu_verify.sh test force sanitize
-# (the device tool carries gpubin.tgz: an ignored path named in `carry`).
+# gpubin.tar.xz (xz: about half of gzip's size for these fat binaries, so it fits the
+# device tool's 64 MiB carry): binaries, the shared library and the CTest files, at
+# their paths, so a GPU machine with the repository at the same path runs them without
+# building:
+#   tar xf gpubin.tar.xz && GP_BUILD_DIR=build scripts/gpu_verify.sh test force sanitize
 set -eu
 B=${1:-build}
 files=("$B"/gpuprims "$B"/libgpuprims.so* "$B"/test_* "$B"/CTestTestfile.cmake)
-tar czf gpubin.tgz "${files[@]}"
-ls -la gpubin.tgz
+rm -f gpubin.tgz
+tar cf - "${files[@]}" | xz -T0 -6 >gpubin.tar.xz
+ls -la gpubin.tar.xz

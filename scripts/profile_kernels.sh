@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine: per-kernel durations (ncu, gpu__time_duration) of the sort and
-# integrate benchmarks, to see where a call's time goes. Uses gpubin.tgz when present.
+# integrate benchmarks, to see where a call's time goes. Uses gpubin.tar.xz when present.
 # Usage: scripts/profile_kernels.sh   (writes $OUT/profile_*.csv and profile_detail.txt)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-[ -f gpubin.tgz ] && tar xzf gpubin.tgz
-G=${G:-gpubin/gpuprims}
+[ -f gpubin.tar.xz ] && tar xf gpubin.tar.xz
+G=${G:-build/gpuprims}
 Q="--max-time 0.01 --min-samples 1 --warmup 0 --quiet"
 M=gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
 prof() { # name, bench args...

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # On the GPU machine, during development: the named GPU tests, then the sort and trap
-# benchmarks, logs to $OUT. Uses gpubin.tgz (scripts/pack_gpubin.sh). Usage:
+# benchmarks, logs to $OUT. Uses gpubin.tar.xz (scripts/pack_gpubin.sh). Usage:
 #   scripts/quick_check.sh "test_sort_gpu test_integrate_gpu" "sort trap"
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-tar xzf gpubin.tgz
+tar xf gpubin.tar.xz
 B=build
 for t in ${1:-}; do
   s=$SECONDS
