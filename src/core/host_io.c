@@ -91,6 +91,7 @@ gp_status gp_result_flag(gp_context *ctx, volatile unsigned **host, unsigned **d
 
 /* ---- the staging ring ------------------------------------------------------------ */
 
+#if GP_HAVE_CUDA
 /* memcpy of one chunk by up to `threads` threads (at least 1 MiB each). */
 static void par_copy(void *dst, const void *src, size_t bytes, int threads) {
 #ifdef _OPENMP
@@ -111,7 +112,6 @@ static void par_copy(void *dst, const void *src, size_t bytes, int threads) {
   memcpy(dst, src, bytes);
 }
 
-#if GP_HAVE_CUDA
 static gp_status ensure_ring(gp_context *ctx, struct gp_host_io *io) {
   for (int i = 0; i < GP_STAGE_SLOTS; i++) {
     if (io->ring[i]) continue;
