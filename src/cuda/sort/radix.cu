@@ -65,6 +65,23 @@ template <int THREADS> struct rx_rank_smem {
   unsigned dstart[GP_RX_RADIX];                  /* exclusive scan of cnt */
 };
 
+/* The lanes of the warp whose digit equals this lane's (d = GP_RX_RADIX: no key):
+ * one ballot per digit bit and one for validity, ANDed. __match_any_sync gives the same
+ * mask but issues through the MIO pipe at low throughput: ncu of rx_onesweep at 2^24
+ * showed 45% of its stalls there. */
+__device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
+  const bool valid = d < GP_RX_RADIX;
+  const unsigned v = __ballot_sync(0xFFFFFFFFu, valid);
+  unsigned peers = valid ? v : ~v;
+#pragma unroll
+  for (int b = 0; b < GP_RX_BITS; b++) {
+    const bool bit = (d >> b) & 1u;
+    const unsigned m = __ballot_sync(0xFFFFFFFFu, bit);
+    peers &= bit ? m : ~m;
+  }
+  return peers;
+}
+
 /* Ranks the block's keys stably on the digit at `shift`: item i of lane l in warp w is
  * tile position (w * ITEMS + i) * 32 + l, valid below `count`; on return pos[i] is its
  * place in the tile ordered by digit (equal digits in position order), s.cnt and
@@ -84,7 +101,7 @@ __device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned cou
   for (int i = 0; i < ITEMS; i++) {
     const unsigned local = (w * ITEMS + i) * 32 + lane;
     const unsigned d = local < count ? (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1) : GP_RX_RADIX;
-    const unsigned peers = __match_any_sync(0xFFFFFFFFu, d);
+    const unsigned peers = rx_match_digit(d);
     const int leader = 31 - __clz(peers);
     unsigned base = 0;
     if ((int)lane == leader && d < GP_RX_RADIX) {
