@@ -1,11 +1,13 @@
-"""python -m gpuprims.plot FILE.json -o FILE.png: draws a benchmark JSON (the CLI
-harness's --json, or python -m gpuprims.bench --json) with matplotlib: one panel per
-case (or --one-panel), time (or throughput) against n on log axes, one line per
-implementation and dtype, so the peers sit side by side. A case measured at one n
-becomes a bar chart.
+"""python -m gpuprims.plot FILE.json [MORE.json ...] -o FILE.png: draws a benchmark
+JSON (the CLI harness's --json, or python -m gpuprims.bench --json) with matplotlib:
+one panel per case (or --one-panel), time (or throughput) against n on log axes, one
+line per implementation and dtype, so the peers sit side by side. A case measured at
+one n becomes a bar chart. Several files are drawn as one: their rows in order, the
+title from the first.
 
   python -m gpuprims.plot py_bench.json -o py_bench.png
   python -m gpuprims.plot sort.json -o sort.png --y throughput --cases sort,argsort
+  python -m gpuprims.plot radix.json auto.json -o u32.png --one-panel
 """
 from __future__ import annotations
 
@@ -97,7 +99,7 @@ def draw(doc, rows, out, y="time", title=None, one_panel=False):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m gpuprims.plot", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("json")
+    p.add_argument("json", nargs="+", help="one or more benchmark JSON files")
     p.add_argument("-o", "--out", required=True, help="image to write (.png, .svg)")
     p.add_argument("--y", choices=list(LABELS), default="time")
     p.add_argument("--cases", help="comma-separated case prefixes to keep")
@@ -105,7 +107,10 @@ def main(argv=None):
     p.add_argument("--one-panel", action="store_true",
                    help="every case in one panel (e.g. the seed ladder's algorithms)")
     a = p.parse_args(argv)
-    doc, rows = load_rows(a.json, a.cases.split(",") if a.cases else None)
+    cases = a.cases.split(",") if a.cases else None
+    doc, rows = load_rows(a.json[0], cases)
+    for path in a.json[1:]:
+        rows += load_rows(path, cases)[1]
     draw(doc, rows, a.out, a.y, a.title, a.one_panel)
     print("wrote", a.out)
     return 0

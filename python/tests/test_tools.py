@@ -44,3 +44,6 @@ def test_plot_draws_lines_and_bars(tmp_path):
     one = plot.group(kept, one_panel=True)
     assert list(one[""]) == ["gpuprims rows 16384x1024 f32", "torch rows 16384x1024 f32"]
     assert plot.main([str(src), "-o", str(png), "--one-panel"]) == 0
+    other = tmp_path / "s.json"  # a second file: its rows join the first's
+    other.write_text(json.dumps({"suite": "u", "rows": [dict(rows[0], impl="cub")]}))
+    assert plot.main([str(src), str(other), "-o", str(png), "--one-panel"]) == 0
