@@ -31,6 +31,10 @@ echo "soname: $soname"
 cc=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 compilers=(${cc:+-DCMAKE_C_COMPILER="$cc"} ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"})
+# pkg-config carries no sanitizer runtime: a sanitizer build's consumer links it itself
+san_link=
+grep -q '^GP_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" && san_link="-fsanitize=address,undefined"
+grep -q '^GP_FUZZ:BOOL=ON' "$build/CMakeCache.txt" && san_link="$san_link -fsanitize=fuzzer-no-link"
 cmake -S "$repo/tests/consumer" -B "$tmp/find" -DGP_HOW=find_package \
   -DGP_WANT_VERSION="$major.$minor" -DCMAKE_PREFIX_PATH="$tmp/prefix" "${compilers[@]}" >/dev/null
 cmake --build "$tmp/find" >/dev/null
@@ -46,7 +50,8 @@ PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" pkg-config --exists gpuprims
 [ "$(PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" pkg-config --modversion gpuprims)" = "$major.$minor.$patch" ] \
   || { echo "pkg-config --modversion is not $major.$minor.$patch"; exit 1; }
 PKG_CONFIG_PATH="$tmp/prefix/$libdir/pkgconfig" \
-  cmake -S "$repo/tests/consumer" -B "$tmp/pc" -DGP_HOW=pkg-config "${compilers[@]}" >/dev/null
+  cmake -S "$repo/tests/consumer" -B "$tmp/pc" -DGP_HOW=pkg-config "${compilers[@]}" \
+    ${san_link:+-DCMAKE_EXE_LINKER_FLAGS="$san_link"} >/dev/null
 cmake --build "$tmp/pc" >/dev/null
 "$tmp/pc/consumer"
 echo "pkg-config: ok"

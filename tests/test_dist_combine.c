@@ -40,7 +40,7 @@ static void combined(gp_op op, gp_dtype t, const void *x, size_t n, int p, int h
   cut(n, p, how, cnt);
   for (int r = 0; r < p; r++) {
     uint64_t *rec = recs + (size_t)r * stride;
-    const char *shard = (const char *)x + off * es;
+    const char *shard = x ? (const char *)x + off * es : NULL; /* n = 0: x may be NULL */
     all_n[r] = cnt[r];
     if (cnt[r] > 0 && words > 1)
       gp_cpu_sum_exact_acc(t, shard, cnt[r], (int64_t *)rec);
