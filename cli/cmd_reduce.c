@@ -1,8 +1,9 @@
 /* `gpuprims reduce FILE`: sum, min, max, argmin or argmax of a .npy, raw or text file
- * with a chosen algorithm and backend. Prints the result alone on stdout (floats to
- * round-trip precision, integers exactly; argmin/argmax: "INDEX VALUE"), so scripts
- * can use it. */
+ * with a chosen algorithm and backend, or over several GPUs of this process (--gpus:
+ * gp_dist_reduce, cli_dist.c). Prints the result alone on stdout (floats to round-trip
+ * precision, integers exactly; argmin/argmax: "INDEX VALUE"), so scripts can use it. */
 #include "commands.h"
+#include "cli_dist.h"
 #include "cli_util.h"
 
 #include <inttypes.h>
@@ -13,7 +14,7 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims reduce FILE [--op sum|min|max|argmin|argmax] [--algo ALGO]\n"
-          "                            [--backend auto|cuda|cpu] [--rows N]\n"
+          "                            [--backend auto|cuda|cpu] [--rows N] [--gpus N|all]\n"
           "                            [--dtype T] [--format npy|raw|text]\n\n"
           "Reduces the numbers in FILE and prints the result: f32 with %%.9g, f64 with %%.17g,\n"
           "integers exactly (integer sums widen to 64 bits and wrap modulo 2^64).\n"
@@ -24,6 +25,11 @@ static void usage(FILE *f) {
           "  --rows     N: the elements are N rows of equal length (row-major); prints one\n"
           "             result per row, each as the whole-array reduce of that row would give\n"
           "  --backend  auto (default: the GPU when usable), cuda or cpu\n"
+          "  --gpus     N|all: spread the elements over GPUs 0..N-1 (all: every visible GPU)\n"
+          "             of this process, N contiguous shards of near-equal size, reduced as\n"
+          "             one array through NCCL (gp_dist_reduce): the same result as one GPU\n"
+          "             prints. Needs NCCL (libnccl.so.2); sum, min and max only, and none of\n"
+          "             --rows, --algo (other than auto) or --backend cpu\n"
           "  --dtype    element type of a raw file (required) or a text file (default f64):\n"
           "             f32, f64, i32, i64, u32, u64; a .npy file carries its own\n"
           "  --format   npy, raw or text; default by extension (.npy; .txt/.csv; else raw)\n"
@@ -71,15 +77,53 @@ static int print_rows(gp_context *ctx, gp_op op, int arg, const gp_array *arr, u
   return 0;
 }
 
-int cmd_reduce(int argc, char **argv) {
-  const char *path = NULL;
-  gp_op op = GP_SUM;
-  int arg = 0; /* argmin / argmax */
-  uint64_t rows = 0;
-  gp_reduce_algo algo = GP_REDUCE_AUTO;
-  gp_backend backend = GP_BACKEND_AUTO;
-  gp_dtype dtype = (gp_dtype)-1;
-  gp_file_format fmt = GP_FILE_AUTO;
+/* The command line; gpus is -1 without --gpus, 0 for all, else the count. */
+typedef struct reduce_opts {
+  const char *path;
+  gp_op op;
+  int arg; /* argmin / argmax */
+  int gpus;
+  uint64_t rows;
+  gp_reduce_algo algo;
+  gp_backend backend;
+  gp_dtype dtype;
+  gp_file_format fmt;
+} reduce_opts;
+
+/* The value v of option a (one that takes a value); 0 after a usage error. */
+static int parse_value(reduce_opts *o, const char *a, const char *v) {
+  if (strcmp(a, "--op") == 0) {
+    o->arg = strcmp(v, "argmin") == 0 || strcmp(v, "argmax") == 0;
+    if (o->arg) o->op = v[3] == 'm' && v[4] == 'i' ? GP_MIN : GP_MAX;
+    else if (gp_op_from_name(v, &o->op) != GP_OK) {
+      cli_error("reduce", "unknown op '%s': use sum, min, max, argmin or argmax", v);
+      return 0;
+    }
+  }
+  if (strcmp(a, "--algo") == 0 && gp_reduce_algo_from_name(v, &o->algo) != GP_OK) {
+    cli_error("reduce", "unknown algo '%s': use auto, interleaved, sequential, two-phase "
+              "or warp-atomic", v);
+    return 0;
+  }
+  if (strcmp(a, "--backend") == 0 && !cli_parse_backend("reduce", v, &o->backend)) return 0;
+  if (strcmp(a, "--gpus") == 0 && !cli_parse_gpus("reduce", v, &o->gpus)) return 0;
+  if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &o->dtype) != GP_OK) {
+    cli_error("reduce", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
+    return 0;
+  }
+  if (strcmp(a, "--rows") == 0 && (!cli_parse_u64(v, &o->rows) || o->rows == 0)) {
+    cli_error("reduce", "--rows needs a positive number of rows, not '%s'", v);
+    return 0;
+  }
+  if (strcmp(a, "--format") == 0 && gp_file_format_from_name(v, &o->fmt) != GP_OK) {
+    cli_error("reduce", "unknown format '%s': use npy, raw or text", v);
+    return 0;
+  }
+  return 1;
+}
+
+/* Fills *o from argv; -1 to go on, else the exit status (0 after --help, 2). */
+static int parse(int argc, char **argv, reduce_opts *o) {
   int options = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -88,80 +132,74 @@ int cmd_reduce(int argc, char **argv) {
     if (options && a[0] == '-' && a[1] != '\0') {
       int valued = strcmp(a, "--op") == 0 || strcmp(a, "--algo") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
-                   strcmp(a, "--format") == 0 || strcmp(a, "--rows") == 0;
+                   strcmp(a, "--format") == 0 || strcmp(a, "--rows") == 0 ||
+                   strcmp(a, "--gpus") == 0;
       if (!valued) {
         cli_error("reduce", "unknown option '%s' (see gpuprims reduce --help)", a);
         return EXIT_USAGE;
       }
       if (i + 1 >= argc) { cli_error("reduce", "%s needs a value", a); return EXIT_USAGE; }
-      const char *v = argv[++i];
-      if (strcmp(a, "--op") == 0) {
-        arg = strcmp(v, "argmin") == 0 || strcmp(v, "argmax") == 0;
-        if (arg) op = v[3] == 'm' && v[4] == 'i' ? GP_MIN : GP_MAX;
-        else if (gp_op_from_name(v, &op) != GP_OK) {
-          cli_error("reduce", "unknown op '%s': use sum, min, max, argmin or argmax", v);
-          return EXIT_USAGE;
-        }
-      }
-      if (strcmp(a, "--algo") == 0 && gp_reduce_algo_from_name(v, &algo) != GP_OK) {
-        cli_error("reduce", "unknown algo '%s': use auto, interleaved, sequential, two-phase "
-                  "or warp-atomic", v);
-        return EXIT_USAGE;
-      }
-      if (strcmp(a, "--backend") == 0 && !cli_parse_backend("reduce", v, &backend)) return EXIT_USAGE;
-      if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &dtype) != GP_OK) {
-        cli_error("reduce", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
-        return EXIT_USAGE;
-      }
-      if (strcmp(a, "--rows") == 0 && (!cli_parse_u64(v, &rows) || rows == 0)) {
-        cli_error("reduce", "--rows needs a positive number of rows, not '%s'", v);
-        return EXIT_USAGE;
-      }
-      if (strcmp(a, "--format") == 0 && gp_file_format_from_name(v, &fmt) != GP_OK) {
-        cli_error("reduce", "unknown format '%s': use npy, raw or text", v);
-        return EXIT_USAGE;
-      }
+      if (!parse_value(o, a, argv[++i])) return EXIT_USAGE;
       continue;
     }
-    if (path) {
-      cli_error("reduce", "more than one FILE ('%s' and '%s')", path, a);
+    if (o->path) {
+      cli_error("reduce", "more than one FILE ('%s' and '%s')", o->path, a);
       return EXIT_USAGE;
     }
-    path = a;
+    o->path = a;
   }
-  if (!path) {
+  if (!o->path) {
     cli_error("reduce", "no FILE given (see gpuprims reduce --help)");
     return EXIT_USAGE;
   }
+  if (o->gpus >= 0 && (o->arg || o->rows || o->algo != GP_REDUCE_AUTO ||
+                       o->backend == GP_BACKEND_CPU)) {
+    cli_error("reduce", "--gpus reduces the whole array with gp_dist_reduce: sum, min or max "
+              "only, and none of --rows, --algo (other than auto) or --backend cpu");
+    return EXIT_USAGE;
+  }
+  return -1;
+}
+
+/* The whole-array result printed, or why not; 0 or 1. */
+static int print_reduction(gp_context *ctx, const reduce_opts *o, const gp_array *arr) {
+  gp_dtype out_t = o->arg ? arr->dtype : gp_reduce_out_type(o->op, arr->dtype);
+  unsigned char out[8] = {0};
+  uint64_t index = 0;
+  if (o->gpus >= 0) {
+    if (cli_dist_reduce("reduce", o->path, o->gpus, o->op, arr, out) != 0) return 1;
+  } else {
+    gp_status s = o->arg ? gp_argreduce(ctx, o->op, arr->dtype, arr->data, arr->n, out, &index)
+                         : gp_reduce(ctx, o->op, arr->dtype, arr->data, arr->n, out, o->algo);
+    if (s != GP_OK) {
+      cli_error("reduce", "%s%s of %s failed: %s", o->arg ? "arg" : "", gp_op_name(o->op),
+                o->path, gp_last_error(ctx));
+      return 1;
+    }
+  }
+  if (o->arg) printf("%" PRIu64 " ", index);
+  print_value(out_t, out);
+  return 0;
+}
+
+int cmd_reduce(int argc, char **argv) {
+  reduce_opts o = {NULL, GP_SUM, 0, -1, 0, GP_REDUCE_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
+                   GP_FILE_AUTO};
+  int rc = parse(argc, argv, &o);
+  if (rc >= 0) return rc;
+  /* with --gpus this context only reads the file: no GPU of its own */
   gp_context *ctx;
-  if (!cli_create("reduce", backend, &ctx)) return 1;
+  if (!cli_create("reduce", o.gpus >= 0 ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
-  gp_status s = gp_array_load(ctx, cli_path(path, 0), fmt, dtype, &arr);
+  gp_status s = gp_array_load(ctx, cli_path(o.path, 0), o.fmt, o.dtype, &arr);
   if (s != GP_OK) {
     cli_error("reduce", "%s", gp_last_error(ctx));
     gp_destroy(ctx);
     return 1;
   }
-  if (rows) {
-    int rc = print_rows(ctx, op, arg, &arr, rows, path);
-    gp_array_free(&arr);
-    gp_destroy(ctx);
-    return rc;
-  }
-  gp_dtype out_t = arg ? arr.dtype : gp_reduce_out_type(op, arr.dtype);
-  unsigned char out[8] = {0};
-  uint64_t index = 0;
-  if (arg) s = gp_argreduce(ctx, op, arr.dtype, arr.data, arr.n, out, &index);
-  else s = gp_reduce(ctx, op, arr.dtype, arr.data, arr.n, out, algo);
+  if (o.rows) rc = print_rows(ctx, o.op, o.arg, &arr, o.rows, o.path);
+  else rc = print_reduction(ctx, &o, &arr);
   gp_array_free(&arr);
-  if (s != GP_OK) {
-    cli_error("reduce", "%s%s of %s failed: %s", arg ? "arg" : "", gp_op_name(op), path,
-              gp_last_error(ctx));
-    gp_destroy(ctx);
-    return 1;
-  }
-  if (arg) printf("%" PRIu64 " ", index);
-  print_value(out_t, out);
   gp_destroy(ctx);
-  return 0;
+  return rc;
 }

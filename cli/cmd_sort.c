@@ -1,6 +1,8 @@
 /* `gpuprims sort IN OUT`: sorts the keys of a .npy, raw or text file (whole, or in
  * segments of N) with gp_sort / gp_sort_segments and writes them to OUT, or with
- * --argsort writes the stable sorting permutation (gp_argsort, u64 indices). */
+ * --argsort writes the stable sorting permutation (gp_argsort, u64 indices); with
+ * --gpus, over several GPUs of this process (gp_dist_sort, cli_dist.c). */
+#include "cli_dist.h"
 #include "cli_util.h"
 #include "commands.h"
 
@@ -12,7 +14,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims sort IN OUT [--desc] [--algo auto|bitonic|bitonic-seed|radix]\n"
           "                            [--segment N] [--argsort] [--backend auto|cuda|cpu]\n"
-          "                            [--dtype T] [--format F] [--out-format F]\n\n"
+          "                            [--gpus N|all] [--dtype T] [--format F]\n"
+          "                            [--out-format F]\n\n"
           "Sorts the numbers in IN and writes them to OUT (same type). Floats sort in the\n"
           "total order -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n\n"
           "  --desc        descending (default ascending)\n"
@@ -24,6 +27,11 @@ static void usage(FILE *f) {
           "  --segment N   sort each run of N consecutive keys on its own; the count must\n"
           "                be a multiple of N (--algo does not apply)\n"
           "  --backend     auto (default: the GPU when usable), cuda or cpu\n"
+          "  --gpus N|all  spread the keys over GPUs 0..N-1 (all: every visible GPU) of this\n"
+          "                process, N contiguous shards of near-equal size, and sort them\n"
+          "                as one array through NCCL (gp_dist_sort): the same OUT as one\n"
+          "                GPU gives. Needs NCCL (libnccl.so.2); takes none of --segment,\n"
+          "                --argsort, --algo (other than auto) or --backend cpu\n"
           "  --dtype       element type of a raw file (required) or a text file (default f64):\n"
           "                f32, f64, i32, i64, u32, u64\n"
           "  --format      format of IN: npy, raw or text; default by extension\n"
@@ -36,15 +44,47 @@ static void usage(FILE *f) {
   cli_help_footer(f);
 }
 
-int cmd_sort(int argc, char **argv) {
-  const char *paths[2] = {NULL, NULL};
-  int npaths = 0, desc = 0, have_seg = 0, argsort = 0;
-  gp_sort_algo algo = GP_SORT_AUTO;
-  gp_backend backend = GP_BACKEND_AUTO;
-  gp_dtype dtype = (gp_dtype)-1;
-  gp_file_format fmt = GP_FILE_AUTO, out_fmt = GP_FILE_AUTO;
-  uint64_t seg = 0;
-  int options = 1;
+/* The command line; gpus is -1 without --gpus, 0 for all, else the count. */
+typedef struct sort_opts {
+  const char *paths[2];
+  int desc, have_seg, argsort, gpus;
+  gp_sort_algo algo;
+  gp_backend backend;
+  gp_dtype dtype;
+  gp_file_format fmt, out_fmt;
+  uint64_t seg;
+} sort_opts;
+
+/* The value v of option a (one that takes a value); 0 after a usage error. */
+static int parse_value(sort_opts *o, const char *a, const char *v) {
+  if (strcmp(a, "--algo") == 0 && gp_sort_algo_from_name(v, &o->algo) != GP_OK) {
+    cli_error("sort", "unknown algo '%s': use auto, bitonic, bitonic-seed or radix", v);
+    return 0;
+  }
+  if (strcmp(a, "--segment") == 0) {
+    if (!cli_parse_u64(v, &o->seg) || o->seg == 0) {
+      cli_error("sort", "--segment needs a positive integer, got '%s'", v);
+      return 0;
+    }
+    o->have_seg = 1;
+  }
+  if (strcmp(a, "--gpus") == 0 && !cli_parse_gpus("sort", v, &o->gpus)) return 0;
+  if (strcmp(a, "--backend") == 0 && !cli_parse_backend("sort", v, &o->backend)) return 0;
+  if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &o->dtype) != GP_OK) {
+    cli_error("sort", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
+    return 0;
+  }
+  if ((strcmp(a, "--format") == 0 && gp_file_format_from_name(v, &o->fmt) != GP_OK) ||
+      (strcmp(a, "--out-format") == 0 && gp_file_format_from_name(v, &o->out_fmt) != GP_OK)) {
+    cli_error("sort", "unknown format '%s': use npy, raw or text", v);
+    return 0;
+  }
+  return 1;
+}
+
+/* Fills *o from argv; -1 to go on, else the exit status (0 after --help, 2). */
+static int parse(int argc, char **argv, sort_opts *o) {
+  int npaths = 0, options = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (options && strcmp(a, "--") == 0) {
@@ -57,17 +97,18 @@ int cmd_sort(int argc, char **argv) {
       return 0;
     }
     if (strcmp(a, "--desc") == 0) {
-      desc = 1;
+      o->desc = 1;
       continue;
     }
     if (strcmp(a, "--argsort") == 0) {
-      argsort = 1;
+      o->argsort = 1;
       continue;
     }
     if (a[0] == '-' && a[1] != '\0') {
       int valued = strcmp(a, "--algo") == 0 || strcmp(a, "--segment") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
-                   strcmp(a, "--format") == 0 || strcmp(a, "--out-format") == 0;
+                   strcmp(a, "--format") == 0 || strcmp(a, "--out-format") == 0 ||
+                   strcmp(a, "--gpus") == 0;
       if (!valued) {
         cli_error("sort", "unknown option '%s' (see gpuprims sort --help)", a);
         return EXIT_USAGE;
@@ -76,28 +117,7 @@ int cmd_sort(int argc, char **argv) {
         cli_error("sort", "%s needs a value (see gpuprims sort --help)", a);
         return EXIT_USAGE;
       }
-      const char *v = argv[++i];
-      if (strcmp(a, "--algo") == 0 && gp_sort_algo_from_name(v, &algo) != GP_OK) {
-        cli_error("sort", "unknown algo '%s': use auto, bitonic, bitonic-seed or radix", v);
-        return EXIT_USAGE;
-      }
-      if (strcmp(a, "--segment") == 0) {
-        if (!cli_parse_u64(v, &seg) || seg == 0) {
-          cli_error("sort", "--segment needs a positive integer, got '%s'", v);
-          return EXIT_USAGE;
-        }
-        have_seg = 1;
-      }
-      if (strcmp(a, "--backend") == 0 && !cli_parse_backend("sort", v, &backend)) return EXIT_USAGE;
-      if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &dtype) != GP_OK) {
-        cli_error("sort", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
-        return EXIT_USAGE;
-      }
-      if ((strcmp(a, "--format") == 0 && gp_file_format_from_name(v, &fmt) != GP_OK) ||
-          (strcmp(a, "--out-format") == 0 && gp_file_format_from_name(v, &out_fmt) != GP_OK)) {
-        cli_error("sort", "unknown format '%s': use npy, raw or text", v);
-        return EXIT_USAGE;
-      }
+      if (!parse_value(o, a, argv[++i])) return EXIT_USAGE;
       continue;
     }
   path:
@@ -105,47 +125,73 @@ int cmd_sort(int argc, char **argv) {
       cli_error("sort", "too many arguments: '%s' (usage: gpuprims sort IN OUT)", a);
       return EXIT_USAGE;
     }
-    paths[npaths++] = a;
+    o->paths[npaths++] = a;
   }
   if (npaths < 2) {
     cli_error("sort", "need IN and OUT files (see gpuprims sort --help)");
     return EXIT_USAGE;
   }
-  if (have_seg && algo != GP_SORT_AUTO) {
+  return -1;
+}
+
+/* Options that do not go together; 0 after a usage error. */
+static int check(const sort_opts *o) {
+  if (o->have_seg && o->algo != GP_SORT_AUTO) {
     cli_error("sort", "--algo does not apply with --segment");
-    return EXIT_USAGE;
+    return 0;
   }
-  if (argsort && (have_seg || algo != GP_SORT_AUTO)) {
+  if (o->argsort && (o->have_seg || o->algo != GP_SORT_AUTO)) {
     cli_error("sort", "--argsort takes neither --segment nor --algo");
-    return EXIT_USAGE;
+    return 0;
   }
+  if (o->gpus >= 0 && (o->have_seg || o->argsort || o->algo != GP_SORT_AUTO ||
+                       o->backend == GP_BACKEND_CPU)) {
+    cli_error("sort", "--gpus sorts the whole array with gp_dist_sort: it takes none of "
+              "--segment, --argsort, --algo (other than auto) or --backend cpu");
+    return 0;
+  }
+  return 1;
+}
+
+/* Sorts arr (or writes the permutation to idx) as the options say; 0 or 1. */
+static int sort_array(gp_context *ctx, const sort_opts *o, gp_array *arr, gp_array *idx) {
+  gp_order order = o->desc ? GP_DESCENDING : GP_ASCENDING;
+  gp_status s;
+  if (o->gpus >= 0) return cli_dist_sort("sort", o->gpus, arr, order);
+  if (o->argsort && arr->n > 0 && !(idx->data = malloc(arr->n * sizeof(uint64_t)))) {
+    cli_error("sort", "no memory for %zu indices", arr->n);
+    return 1;
+  }
+  if (o->argsort) s = gp_argsort(ctx, arr->dtype, arr->data, GP_U64, idx->data, arr->n, order);
+  else if (o->have_seg)
+    s = gp_sort_segments(ctx, arr->dtype, arr->data, arr->n, (size_t)o->seg, order);
+  else s = gp_sort(ctx, arr->dtype, arr->data, arr->n, order, o->algo);
+  if (s != GP_OK) cli_fail("sort", ctx, "sorting", s);
+  return s == GP_OK ? 0 : 1;
+}
+
+int cmd_sort(int argc, char **argv) {
+  sort_opts o = {{NULL, NULL}, 0, 0, 0, -1, GP_SORT_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
+                 GP_FILE_AUTO, GP_FILE_AUTO, 0};
+  int rc = parse(argc, argv, &o);
+  if (rc >= 0) return rc;
+  if (!check(&o)) return EXIT_USAGE;
+  /* with --gpus this context only reads and writes the files: no GPU of its own */
   gp_context *ctx;
-  if (!cli_create("sort", backend, &ctx)) return 1;
+  if (!cli_create("sort", o.gpus >= 0 ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
-  gp_status s = gp_array_load(ctx, cli_path(paths[0], 0), fmt, dtype, &arr);
+  gp_status s = gp_array_load(ctx, cli_path(o.paths[0], 0), o.fmt, o.dtype, &arr);
   if (s != GP_OK) {
     cli_fail("sort", ctx, "reading the input", s);
     gp_destroy(ctx);
     return 1;
   }
-  gp_order order = desc ? GP_DESCENDING : GP_ASCENDING;
   gp_array idx = {GP_U64, arr.n, NULL};
-  if (argsort && arr.n > 0 && !(idx.data = malloc(arr.n * sizeof(uint64_t)))) {
-    cli_error("sort", "no memory for %zu indices", arr.n);
-    gp_array_free(&arr);
-    gp_destroy(ctx);
-    return 1;
-  }
-  if (argsort) s = gp_argsort(ctx, arr.dtype, arr.data, GP_U64, idx.data, arr.n, order);
-  else if (have_seg) s = gp_sort_segments(ctx, arr.dtype, arr.data, arr.n, (size_t)seg, order);
-  else s = gp_sort(ctx, arr.dtype, arr.data, arr.n, order, algo);
-  if (s == GP_OK) {
-    s = cli_save("sort", ctx, paths[1], out_fmt, argsort ? &idx : &arr);
-  } else {
-    cli_fail("sort", ctx, "sorting", s);
-  }
+  rc = sort_array(ctx, &o, &arr, &idx);
+  if (rc == 0 && cli_save("sort", ctx, o.paths[1], o.out_fmt, o.argsort ? &idx : &arr) != GP_OK)
+    rc = 1;
   free(idx.data);
   gp_array_free(&arr);
   gp_destroy(ctx);
-  return s == GP_OK ? 0 : 1;
+  return rc;
 }

@@ -1,6 +1,7 @@
 /* The gpuprims command's subcommands. Each takes its own argv (argv[0] is the
  * subcommand name) and returns the process exit status: 0 success, 1 failure,
- * 2 usage error. Subcommands use the public API (gpuprims.h) only. */
+ * 2 usage error. Subcommands use the public API (gpuprims.h) only, and the CUDA
+ * runtime where the API has no call for it (--gpus places its shards: cli_dist.c). */
 #ifndef GP_CLI_COMMANDS_H
 #define GP_CLI_COMMANDS_H
 

@@ -9,6 +9,7 @@
 #   local2.log      test_dist_gpu local2: one process, GPUs 0 and 1
 #   procs2.log      test_dist_gpu procs2: two processes (ncclCommInitRank), bad-arg ranks
 #   exact_gpu.log   test_reduce_exact_gpu (its kernel gained the accumulator output)
+#   cli_gpus.log    tests/cli_gpus.sh: gpuprims sort/reduce --gpus 2|all == one GPU's bytes
 #   bench_dist.txt  gpuprims bench dist: 2^31 u32 sort and f32 sum, 2 GPUs vs 1
 #   bench_big.txt   gpuprims bench dist --big: 2^34 u32 keys (64 GiB) over 2 GPUs
 set -u -o pipefail
@@ -64,6 +65,7 @@ if [ -x $B/test_dist_gpu ]; then
   step "test_dist_gpu local2" 120 local2.log $B/test_dist_gpu local2
   step "test_dist_gpu procs2" 120 procs2.log $B/test_dist_gpu procs2
   step "test_reduce_exact_gpu" 90 exact_gpu.log $B/test_reduce_exact_gpu
+  step "cli_gpus (--gpus 2|all)" 150 cli_gpus.log bash tests/cli_gpus.sh $B/gpuprims .
   step "bench dist 2^31" 120 bench_dist.txt $B/gpuprims bench dist --log2n 31 --gpus 2 --samples 5
   step "bench dist --big 2^34" 150 bench_big.txt $B/gpuprims bench dist --big --log2n 34 --gpus 2
 else
@@ -73,5 +75,5 @@ fi
 echo
 echo "==== gpu_nccl.sh summary ($((SECONDS - T0))s) ===="
 printf '%s\n' "${SUMMARY[@]}" | tee "$OUT/summary.txt"
-grep -hE "passed|FAILED|speedup|Gkeys|bits equal|equal one GPU|ordered" "$OUT"/*.log "$OUT"/*.txt 2>/dev/null |
+grep -hE "passed|FAILED|SKIPPED|speedup|Gkeys|bits equal|equal one GPU|ordered" "$OUT"/*.log "$OUT"/*.txt 2>/dev/null |
   head -60 | tee -a "$OUT/summary.txt"
