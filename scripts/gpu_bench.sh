@@ -2,11 +2,12 @@
 # On the GPU machine, after scripts/gpu_verify.sh build: the benchmarks behind
 # docs/perf (sort, reduce, host, integrate, Python, CPU beside NumPy), each against its
 # peers in the same run. Text to $OUT/*.txt, JSON rows to $OUT/json.tgz. Usage:
-#   scripts/gpu_bench.sh [sort] [reduce] [host] [integrate] [python] [cpu]   (default: all)
+#   scripts/gpu_bench.sh [sort] [reduce] [host] [integrate] [python] [cpu] [seed]
+# (default: all; seed: the chapters' kernel ladder, tables 6.18/6.19 and trap stages)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-steps=${*:-sort reduce host integrate python cpu}
+steps=${*:-sort reduce host integrate python cpu seed}
 has() { [[ " $steps " == *" $1 "* ]]; }
 T0=$SECONDS
 stamp() { echo "[$((SECONDS - T0))s] $*" | tee -a "$OUT/bench_summary.txt"; }
@@ -39,6 +40,11 @@ if has host; then
 fi
 if has integrate; then
   run integrate $G bench integrate $BO --json $J/integrate.json
+fi
+if has seed; then
+  run seed $G bench reduce $BO --ladder --no-peers --json $J/reduce_ladder.json
+  run seed $G bench sort --seed-tables --quiet
+  run seed $G bench integrate --stages $BO
 fi
 if has python; then
   stamp python

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine: build for sm_90 into build-gpu (kept between calls while the
 # machine stays warm), then run the whole CTest suite (no GPU test may skip), the GPU
-# tests again with GPUPRIMS_FORCE_ARCH=80 (the pre-Hopper fallbacks), and
-# compute-sanitizer over the GPU tests in quick mode. Logs go to $OUT. Usage:
+# tests again with GPUPRIMS_FORCE_ARCH=80 (the pre-Hopper fallbacks), compute-sanitizer
+# over the GPU tests in quick mode, the one-GPU mode of the multi-GPU test, the 2^32-key
+# sort, and the cost models against Nsight Compute (ncu). Logs go to $OUT. With carried
+# binaries (scripts/pack_gpubin.sh): tar xf gpubin.tar.xz && GP_BUILD_DIR=build ... Usage:
 # GP_CTEST_ARGS adds ctest options (e.g. -E cli_install where the build tree is absent).
-#   scripts/gpu_verify.sh [build] [test] [force] [sanitize] [dist] [large]   (default: first four)
+#   scripts/gpu_verify.sh [build] [test] [force] [sanitize] [dist] [large] [ncu]   (default: first four)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
@@ -38,17 +40,22 @@ fi
 if has sanitize; then
   stamp sanitize
   : >"$OUT/sanitize.log"
+  # every tool over the kernel suite and the reduce and sort suites at their quick sizes;
+  # memcheck over the other GPU suites; racecheck and synccheck over the radix sort.
+  # exit 124 is the timeout, 9 a sanitizer finding
+  san() { # tool, test, quick level, limit
+    GP_TEST_QUICK=$3 timeout "$4" compute-sanitizer --tool "$1" --error-exitcode 9 $B/$2 \
+      >>"$OUT/sanitize.log" 2>&1
+    echo "$1 $2 (GP_TEST_QUICK=$3): exit $?" | tee -a "$OUT/summary.txt"
+  }
+  for t in test_gpu_kernels test_reduce_gpu test_sort_gpu; do
+    for tool in memcheck racecheck synccheck; do san $tool $t 1 300; done
+  done
   for t in test_sort_radix_gpu test_reduce_exact_gpu test_reduce_segments_gpu test_argreduce_gpu \
            test_topk_gpu test_host_memory_gpu test_integrate_gpu; do
-    GP_TEST_QUICK=1 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $B/$t \
-      >>"$OUT/sanitize.log" 2>&1
-    echo "memcheck $t: exit $?" | tee -a "$OUT/summary.txt"
+    san memcheck $t 1 60
   done
-  for t in test_sort_radix_gpu; do # (test_reduce_exact_gpu's racecheck runs past 90 s)
-    GP_TEST_QUICK=2 timeout 90 compute-sanitizer --tool racecheck --error-exitcode 9 $B/$t \
-      >>"$OUT/sanitize.log" 2>&1
-    echo "racecheck $t: exit $?" | tee -a "$OUT/summary.txt"
-  done
+  for tool in racecheck synccheck; do san $tool test_sort_radix_gpu 2 90; done
 fi
 if has dist; then
   stamp "dist p1"
@@ -60,5 +67,14 @@ if has large; then
   stamp large
   GP_TEST_QUICK=1 GP_TEST_LARGE=1 timeout 200 $B/test_sort_radix_gpu >"$OUT/large.log" 2>&1
   echo "test_sort_radix_gpu GP_TEST_QUICK=1 GP_TEST_LARGE=1: exit $?" | tee -a "$OUT/summary.txt"
+fi
+if has ncu; then
+  stamp ncu
+  N=$(mktemp -d)
+  scripts/ncu_models.sh $B "$N" >"$N/log.txt" 2>&1
+  echo "ncu_models.sh: exit $?" | tee -a "$OUT/summary.txt"
+  cat "$N/models_table.md" 2>/dev/null
+  rm -f "$N"/in.npy "$N"/model_probe
+  tar czf "$OUT/ncu.tgz" -C "$N" .
 fi
 stamp done

@@ -5,6 +5,7 @@
  * pairs and writes the value and index. Lexicographic min is associative and
  * commutative, so the answer does not depend on the grid. */
 #include "cuda/common/warp_reduce.cuh"
+#include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/argreduce.h"
 
@@ -124,21 +125,10 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
   }
 }
 
-/* Blocks that fit at once, cached per device. */
-#define GP_ARG_MAX_DEVICES 64
+/* Blocks that fit at once. */
 template <typename T, bool VEC, int MX> static unsigned gp_arg_resident(gp_context *ctx) {
-  static int per_sm[GP_ARG_MAX_DEVICES];
-  const int dev = (unsigned)ctx->device < GP_ARG_MAX_DEVICES ? ctx->device : -1;
-  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
-  if (b == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, gp_argreduce_kernel<T, VEC, MX>,
-                                                      GP_ARG_THREADS, 0) != cudaSuccess || b < 1) {
-      (void)cudaGetLastError();
-      b = 1;
-    }
-    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
-  }
-  return (unsigned)b * (unsigned)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
+  static int per_sm[GP_RESIDENT_MAX_DEVICES];
+  return gp_resident_blocks(ctx, gp_argreduce_kernel<T, VEC, MX>, GP_ARG_THREADS, per_sm);
 }
 
 template <typename T, bool VEC, int MX>

@@ -7,6 +7,7 @@
  * MIN/MAX, whose bits do not depend on the order at all, run on integer keys instead
  * of the exact NaN / -0 operator (gp_auto_f32min etc. below). */
 #include "cuda/common/reduce_ops.cuh"
+#include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/exact_sum.h"
 
@@ -291,26 +292,11 @@ extern "C" gp_status gp_cuda_reduce_next_slot(gp_context *ctx, unsigned **ticket
   return GP_OK;
 }
 
-/* Blocks that fit on the device at once, cached per kernel instantiation and device
- * (GPUs of different kinds differ). Threads that race store the same value; the
- * atomics keep that defined. */
-#define GP_AUTO_MAX_DEVICES 64
+/* Blocks that fit on the device at once (GPUs of different kinds differ). */
 template <typename T, typename P, typename Out, int MODE>
 static unsigned resident_blocks(gp_context *ctx) {
-  static int per_sm[GP_AUTO_MAX_DEVICES];
-  const int dev = (unsigned)ctx->device < GP_AUTO_MAX_DEVICES ? ctx->device : -1;
-  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
-  if (b == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &b, gp_reduce_auto_kernel<T, P, Out, MODE>, GP_AUTO_THREADS, 0) != cudaSuccess ||
-        b < 1) {
-      (void)cudaGetLastError();
-      b = 1;
-    }
-    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
-  }
-  int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
-  return (unsigned)b * (unsigned)sms;
+  static int per_sm[GP_RESIDENT_MAX_DEVICES];
+  return gp_resident_blocks(ctx, gp_reduce_auto_kernel<T, P, Out, MODE>, GP_AUTO_THREADS, per_sm);
 }
 
 /* Physical grid for nv virtual blocks: as many as fit at once, evened out so every

@@ -10,6 +10,7 @@
  * gp_cuda_sum_exact_acc runs the same kernel but the last block writes the normalized
  * superaccumulator instead of rounding it: gp_dist_reduce adds the ranks' ones. */
 #include "cuda/common/warp_reduce.cuh"
+#include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/exact_sum.h"
 #include "core/reduce_tree.h"
@@ -196,21 +197,10 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
 }
 
-/* Blocks of the kernel that fit on the device at once, cached per device. */
-#define GP_XS_MAX_DEVICES 64
+/* Blocks of the kernel that fit on the device at once. */
 template <typename T, bool VEC> static unsigned gp_xs_resident(gp_context *ctx) {
-  static int per_sm[GP_XS_MAX_DEVICES];
-  const int dev = (unsigned)ctx->device < GP_XS_MAX_DEVICES ? ctx->device : -1;
-  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
-  if (b == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, gp_sum_exact_kernel<T, VEC>,
-                                                      GP_XS_THREADS, 0) != cudaSuccess || b < 1) {
-      (void)cudaGetLastError();
-      b = 1;
-    }
-    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
-  }
-  return (unsigned)b * (unsigned)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
+  static int per_sm[GP_RESIDENT_MAX_DEVICES];
+  return gp_resident_blocks(ctx, gp_sum_exact_kernel<T, VEC>, GP_XS_THREADS, per_sm);
 }
 
 template <typename T, bool VEC>

@@ -1,0 +1,31 @@
+/* Blocks of a kernel that the context's GPU holds at once (the grid of a kernel that
+ * loops over its input), for the reductions' launchers. The per-SM occupancy is asked
+ * once per kernel and device: `per_sm` is the caller's cache, one static array per
+ * kernel instantiation, one int per device ordinal (0 = not asked yet; ordinals from
+ * GP_RESIDENT_MAX_DEVICES on ask every call). Threads that race store the same value;
+ * the atomics keep that defined. A failed query counts as one block per SM. */
+#ifndef GP_CUDA_COMMON_RESIDENT_CUH
+#define GP_CUDA_COMMON_RESIDENT_CUH
+
+#include <cuda_runtime.h>
+
+#include "core/context.h"
+
+#define GP_RESIDENT_MAX_DEVICES 64
+
+template <typename Kernel>
+static unsigned gp_resident_blocks(gp_context *ctx, Kernel kernel, int threads, int *per_sm) {
+  const int dev = (unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES ? ctx->device : -1;
+  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
+  if (b == 0) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, 0) != cudaSuccess ||
+        b < 1) {
+      (void)cudaGetLastError();
+      b = 1;
+    }
+    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
+  }
+  return (unsigned)b * (unsigned)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
+}
+
+#endif
