@@ -69,10 +69,7 @@ static int upload(const char *cmd, shards *s, int i, const void *host) {
     return 0;
   s->dev[i] = p; /* only memory that was allocated is freed */
   return cuda_ok(cmd, i, cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice),
-                 "copying its shard to the GPU") &&
-         /* a copy from pageable memory may still be landing when cudaMemcpy returns, and
-            the library's non-blocking streams would not wait for it */
-         cuda_ok(cmd, i, cudaDeviceSynchronize(), "waiting for the copy");
+                 "copying its shard to the GPU");
 }
 
 /* Shard i (cnt[i] > 0 elements) from GPU i back to host. */

@@ -270,7 +270,8 @@ gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, voi
  *
  * Two ways to get a handle:
  *  - gp_dist_create_local: one process drives GPUs 0 .. ngpus-1 itself (ncclCommInitAll),
- *    with a context and a non-blocking stream per GPU that the handle owns. Calls then
+ *    with a context and a stream per GPU that the handle owns (blocking: a call starts
+ *    after the caller's work on the legacy default stream, e.g. a cudaMemcpy). Calls then
  *    take one shard per GPU: arrays of ngpus pointers and counts, entry i on GPU i.
  *  - gp_dist_create_comm: one process (or thread) per GPU, across hosts as NCCL allows:
  *    the caller's launcher or MPI bootstraps an ncclComm_t and passes it here with a CUDA

@@ -86,10 +86,8 @@ static void *dev_put(int dev, const void *host, size_t bytes) {
   if (!bytes) return NULL;
   CUDA_OK(cudaSetDevice(dev));
   CUDA_OK(cudaMalloc(&p, bytes));
-  CUDA_OK(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
-  /* a pageable cudaMemcpy may return before its DMA lands, and the contexts' streams
-     (non-blocking) do not wait for the legacy stream: wait here */
-  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_OK(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice)); /* no wait: the handle's
+     streams are ordered after the legacy stream (gpuprims.h), which this checks */
   return p;
 }
 static void dev_get(int dev, void *host, const void *p, size_t bytes) {

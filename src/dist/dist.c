@@ -107,15 +107,16 @@ gp_status gp_dist_init_local(gp_dist *d, int ngpus) {
     devs[i] = i;
     s = cuda_status(d, cudaSetDevice(i), "cudaSetDevice");
     if (s != GP_OK) break;
-    /* a context on GPU i with a non-blocking stream of its own, so NCCL's kernels and
-       ours never serialize against the legacy default stream */
+    /* a context on GPU i with a stream of its own; a blocking one, so a call waits for
+       what the caller left on the legacy default stream (a cudaMemcpy from pageable
+       memory may return before its copy lands): the caller never sees this stream */
     if ((s = gp_create(&d->ctx[i], GP_BACKEND_CUDA)) != GP_OK) {
       s = d->ctx[i] ? gp_dist_fail_ctx(d, i, s)
                     : gp_dist_fail(d, s, "GPU %d: no memory for a context", i);
       break;
     }
     cudaStream_t st;
-    s = cuda_status(d, cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "cudaStreamCreate");
+    s = cuda_status(d, cudaStreamCreate(&st), "cudaStreamCreate");
     if (s != GP_OK) break;
     if ((s = gp_set_stream(d->ctx[i], st)) != GP_OK) {
       (void)cudaStreamDestroy(st);
