@@ -46,6 +46,13 @@ template <typename K> __host__ __device__ constexpr int rx_items() {
 template <typename K> __host__ __device__ constexpr unsigned rx_tile() {
   return (unsigned)GP_RX_THREADS * rx_items<K>();
 }
+/* the one-sweep pass's shape: fewer keys per thread when values come along */
+template <typename K, bool PV> __host__ __device__ constexpr int rx_sweep_items() {
+  return !PV ? rx_items<K>() : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4 : GP_RX_PAIR_ITEMS8;
+}
+template <typename K, bool PV> __host__ __device__ constexpr unsigned rx_sweep_tile() {
+  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, PV>();
+}
 template <typename K> __host__ __device__ constexpr int rx_npass() {
   return (int)(sizeof(K) * 8 / GP_RX_BITS);
 }
@@ -82,50 +89,53 @@ __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
   return peers;
 }
 
-/* Ranks the block's keys stably on the digit at `shift`: item i of lane l in warp w is
- * tile position (w * ITEMS + i) * 32 + l, valid below `count`; on return pos[i] is its
- * place in the tile ordered by digit (equal digits in position order), s.cnt and
- * s.dstart hold each digit's count and start. Every thread calls it; it starts with a
- * barrier-free zeroing that must not overlap a previous reader of s (callers sync). */
+/* Ranking the block's keys stably on the digit at `shift`, in two calls with the tile's
+ * digit counts in between (so the one-sweep pass publishes them before the costly part,
+ * and later tiles' look-back rarely waits). Item i of lane l in warp w is tile position
+ * (w * ITEMS + i) * 32 + l, valid below `count`.
+ *
+ * rx_rank_count: each warp counts its keys' digits in its own row of s.whist (shared
+ * atomics), then per digit the rows become the warps' exclusive prefixes and s.cnt the
+ * tile's count. On return s.cnt[d] is visible to the thread that wrote it (d mod
+ * THREADS); the zeroing of a warp's row must not overlap a previous reader (callers sync
+ * between uses of s). */
 template <int THREADS, int ITEMS, typename K>
-__device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned count,
-                                              unsigned shift, rx_rank_smem<THREADS> &s,
-                                              unsigned (&pos)[ITEMS]) {
+__device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned count, unsigned shift,
+                                              rx_rank_smem<THREADS> &s) {
   constexpr int WARPS = THREADS / 32;
   const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
-  for (unsigned j = tid; j < WARPS * GP_RX_RADIX; j += THREADS) s.whist[j] = 0;
-  __syncthreads();
   unsigned *wh = s.whist + w * GP_RX_RADIX;
-  const unsigned lt = (1u << lane) - 1;
+  for (unsigned j = lane; j < GP_RX_RADIX; j += 32) wh[j] = 0;
+  __syncwarp();
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++) {
-    const unsigned local = (w * ITEMS + i) * 32 + lane;
-    const unsigned d = local < count ? (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1) : GP_RX_RADIX;
-    const unsigned peers = rx_match_digit(d);
-    const int leader = 31 - __clz(peers);
-    unsigned base = 0;
-    if ((int)lane == leader && d < GP_RX_RADIX) {
-      base = wh[d];
-      wh[d] = base + __popc(peers);
-    }
-    base = __shfl_sync(0xFFFFFFFFu, base, leader);
-    pos[i] = base + __popc(peers & lt);
-    __syncwarp(); /* the leader's update is seen by the next item's leader */
-  }
+  for (int i = 0; i < ITEMS; i++)
+    if ((w * ITEMS + i) * 32 + lane < count)
+      atomicAdd(&wh[(unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1)], 1u);
   __syncthreads();
-  /* per digit: warps' exclusive prefix (in place) and the tile's count */
   for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) {
     unsigned run = 0;
 #pragma unroll
     for (int ww = 0; ww < WARPS; ww++) {
-      unsigned t = s.whist[ww * GP_RX_RADIX + d];
+      const unsigned t = s.whist[ww * GP_RX_RADIX + d];
       s.whist[ww * GP_RX_RADIX + d] = run;
       run += t;
     }
     s.cnt[d] = run;
   }
+}
+
+/* rx_rank_finish: s.dstart (exclusive scan of the counts, by warp 0), then each key's
+ * place in the tile ordered by digit, equal digits in position order: pos[i], where the
+ * key is stored at once (sk[pos[i]] = ek[i], so a keys-only caller keeps no positions in
+ * registers). Each warp takes its keys item by item: the lanes holding one digit (a
+ * ballot per digit bit) get consecutive places after those the warp gave out before, the
+ * leader lane advancing the warp's counter. */
+template <int THREADS, int ITEMS, typename K>
+__device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned count, unsigned shift,
+                                               rx_rank_smem<THREADS> &s, K *sk,
+                                               unsigned (&pos)[ITEMS]) {
+  const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   __syncthreads();
-  /* exclusive scan of the 256 counts by warp 0, 8 consecutive digits per lane */
   if (w == 0) {
     constexpr int PER = GP_RX_RADIX / 32;
     unsigned c[PER], sum = 0;
@@ -148,13 +158,25 @@ __device__ __forceinline__ void rx_block_rank(const K (&ek)[ITEMS], unsigned cou
     }
   }
   __syncthreads();
-  /* digits recomputed rather than kept: ITEMS fewer registers */
+  unsigned *wh = s.whist + w * GP_RX_RADIX;
+  const unsigned lt = (1u << lane) - 1;
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++)
-    if ((w * ITEMS + i) * 32 + lane < count) {
-      const unsigned d = (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1);
-      pos[i] += s.dstart[d] + wh[d];
+  for (int i = 0; i < ITEMS; i++) {
+    const unsigned local = (w * ITEMS + i) * 32 + lane;
+    const unsigned d = local < count ? (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1) : GP_RX_RADIX;
+    const unsigned peers = rx_match_digit(d);
+    const int leader = 31 - __clz(peers);
+    unsigned base = 0;
+    if ((int)lane == leader && d < GP_RX_RADIX) {
+      base = wh[d];
+      wh[d] = base + __popc(peers);
+      base += s.dstart[d];
     }
+    base = __shfl_sync(0xFFFFFFFFu, base, leader);
+    pos[i] = base + __popc(peers & lt);
+    if (d < GP_RX_RADIX) sk[pos[i]] = ek[i];
+    __syncwarp(); /* the leader's update is seen by the next item's leader */
+  }
 }
 
 /* ---- upfront histogram ---------------------------------------------------------------- */
@@ -250,16 +272,16 @@ template <typename K, typename V, bool PV> struct rx_sweep_smem {
   rx_rank_smem<GP_RX_THREADS> r;
   u64 goff[GP_RX_RADIX]; /* global index of the tile's sorted position 0 for each digit */
   unsigned tile;
-  K k[rx_tile<K>()];
-  V v[PV ? rx_tile<K>() : 1];
+  K k[rx_sweep_tile<K, PV>()];
+  V v[PV ? rx_sweep_tile<K, PV>() : 1];
 };
 
 /* One digit pass over one tile (see the file comment). */
 template <typename K, typename V, bool PV>
 __global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
-  constexpr int ITEMS = rx_items<K>();
-  constexpr unsigned TILE = rx_tile<K>();
+  constexpr int ITEMS = rx_sweep_items<K, PV>();
+  constexpr unsigned TILE = rx_sweep_tile<K, PV>();
   const int pass = a.pass;
   if (!a.plan->active[pass]) return;
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
@@ -284,19 +306,21 @@ rx_onesweep(rx_sweep_args a) {
     const unsigned local = (w * ITEMS + i) * 32 + lane;
     ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, a.desc) : (K)0;
   }
-  unsigned pos[ITEMS];
-  rx_block_rank<GP_RX_THREADS, ITEMS, K>(ek, count, shift, s.r, pos);
-
+  /* the tile's digit counts, published at once: a later tile's look-back finds them
+     while this one ranks */
+  rx_rank_count<GP_RX_THREADS, ITEMS, K>(ek, count, shift, s.r);
+  volatile u64 *st = (volatile u64 *)a.status;
+  if (tid < GP_RX_RADIX)
+    st[(u64)tile * GP_RX_RADIX + tid] =
+        rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
+  unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
+  rx_rank_finish<GP_RX_THREADS, ITEMS, K>(ek, count, shift, s.r, s.k, pos);
   /* decoupled look-back: thread d finds how many keys of digit d all earlier tiles hold */
   if (tid < GP_RX_RADIX) {
     const unsigned d = tid;
     const u64 c = s.r.cnt[d];
-    volatile u64 *st = (volatile u64 *)a.status;
     u64 excl = 0;
-    if (tile == 0) {
-      st[d] = rx_word(RX_FLAG_PREFIX, pass, c);
-    } else {
-      st[(u64)tile * GP_RX_RADIX + d] = rx_word(RX_FLAG_AGG, pass, c);
+    if (tile > 0) {
       u64 j = tile - 1;
       for (;;) {
         const u64 word = st[j * GP_RX_RADIX + d];
@@ -310,18 +334,13 @@ rx_onesweep(rx_sweep_args a) {
     }
     s.goff[d] = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
   }
-  /* keys to their sorted tile positions, then out in order: each digit's run is written
-     by consecutive threads */
-#pragma unroll
-  for (int i = 0; i < ITEMS; i++)
-    if ((w * ITEMS + i) * 32 + lane < count) s.k[pos[i]] = gp_key_dec(ek[i], a.kind, a.desc);
+  /* then out in order: each digit's run is written by consecutive threads */
   __syncthreads();
   const bool store_keys = !(a.discard_keys && pass == a.plan->last);
   if (store_keys)
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-      const K k = s.k[j];
-      const unsigned d = (unsigned)(gp_key_enc(k, a.kind, a.desc) >> shift) & (GP_RX_RADIX - 1);
-      kout[s.goff[d] + j] = k;
+      const K e = s.k[j];
+      kout[s.goff[(unsigned)(e >> shift) & (GP_RX_RADIX - 1)] + j] = gp_key_dec(e, a.kind, a.desc);
     }
   if (PV) {
 #pragma unroll
@@ -331,8 +350,7 @@ rx_onesweep(rx_sweep_args a) {
     }
     __syncthreads();
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-      const unsigned d = (unsigned)(gp_key_enc(s.k[j], a.kind, a.desc) >> shift) & (GP_RX_RADIX - 1);
-      vout[s.goff[d] + j] = s.v[j];
+      vout[s.goff[(unsigned)(s.k[j] >> shift) & (GP_RX_RADIX - 1)] + j] = s.v[j];
     }
   }
 }
@@ -399,17 +417,17 @@ rx_segsort(rx_seg_args a) {
       if (PV) v[i] = !ok ? (V)0 : a.vin ? ((const V *)a.vin)[begin + local] : (V)(begin + local);
     }
     for (int p = 0; p < NP; p++) {
-      unsigned pos[ITEMS];
-      rx_block_rank<THREADS, ITEMS, K>(ek, count, (unsigned)p * GP_RX_BITS, s.r, pos);
+      const unsigned shift = (unsigned)p * GP_RX_BITS;
+      rx_rank_count<THREADS, ITEMS, K>(ek, count, shift, s.r);
       int mine = 0;
       for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) mine |= s.r.cnt[d] == count;
       if (__syncthreads_or(mine)) continue; /* one digit for the whole segment */
+      unsigned pos[ITEMS];
+      rx_rank_finish<THREADS, ITEMS, K>(ek, count, shift, s.r, s.k, pos);
+      if (PV)
 #pragma unroll
-      for (int i = 0; i < ITEMS; i++)
-        if ((w * ITEMS + i) * 32 + lane < count) {
-          s.k[pos[i]] = ek[i];
-          if (PV) s.v[pos[i]] = v[i];
-        }
+        for (int i = 0; i < ITEMS; i++)
+          if ((w * ITEMS + i) * 32 + lane < count) s.v[pos[i]] = v[i];
       __syncthreads();
 #pragma unroll
       for (int i = 0; i < ITEMS; i++) {
@@ -483,7 +501,8 @@ struct rx_scratch_layout {
 };
 static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
   rx_scratch_layout L;
-  const size_t tile = kb == 4 ? rx_tile<uint32_t>() : rx_tile<u64>();
+  const size_t tile = kb == 4 ? (vb ? rx_sweep_tile<uint32_t, true>() : rx_tile<uint32_t>())
+                              : (vb ? rx_sweep_tile<u64, true>() : rx_tile<u64>());
   const size_t tiles = (n + tile - 1) / tile;
   size_t o = 0;
   L.k1 = o; o += rx_align(n * kb);
@@ -573,7 +592,7 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   const rx_scratch_layout L = rx_layout(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   constexpr int NP = rx_npass<K>();
-  constexpr unsigned TILE = rx_tile<K>();
+  constexpr unsigned TILE = rx_sweep_tile<K, PV>();
   const u64 tiles = (n + TILE - 1) / TILE;
   if (tiles > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);

@@ -1,8 +1,7 @@
 /* GP_SORT_RADIX tuning knobs, all in one place (read by radix.cu and by the API's
  * AUTO choice). Compile-time defines: rebuild with e.g. -DGP_RX_ITEMS4=20 to try
- * another shape. Not yet tuned: the first values follow CUB's sm_90 onesweep policy
- * (tuning_radix_sort.cuh: 8-bit digits, 384 threads, ~20 keys per thread) scaled
- * down to keep registers for the ranking; to be measured on the H200. */
+ * another shape. The start was CUB's onesweep policy (8-bit digits, 384 threads, ~20
+ * keys per thread); the numbers below were chosen by measurement on the H200. */
 #ifndef GP_CUDA_SORT_RADIX_POLICY_H
 #define GP_CUDA_SORT_RADIX_POLICY_H
 
@@ -10,21 +9,33 @@
 #define GP_RX_BITS 8
 #define GP_RX_RADIX (1 << GP_RX_BITS)
 
-/* one-sweep pass: threads per block and keys per thread, for 4- and 8-byte keys */
+/* one-sweep pass: threads per block and keys per thread, for 4- and 8-byte keys alone
+   (also the one-block sort's shape) and with values (whose tile shares the shared
+   memory, so fewer keys keep 3 blocks per SM for 4-byte pairs). Measured on the H200,
+   2026-12-01 (docs/perf/sort.md): u32 keys 2^28 at 16/18/20/22/24 items 0.69/0.72/0.72/
+   0.73/0.75x CUB, u64 0.85-1.01x rising with items; u32 pairs 2^24 0.93x at 18, 0.82x at
+   24 (2 blocks per SM). */
 #ifndef GP_RX_THREADS
 #define GP_RX_THREADS 384
 #endif
 #ifndef GP_RX_ITEMS4
-#define GP_RX_ITEMS4 16
+#define GP_RX_ITEMS4 24
 #endif
 #ifndef GP_RX_ITEMS8
-#define GP_RX_ITEMS8 12
+#define GP_RX_ITEMS8 16
+#endif
+#ifndef GP_RX_PAIR_ITEMS4
+#define GP_RX_PAIR_ITEMS4 18
+#endif
+#ifndef GP_RX_PAIR_ITEMS8
+#define GP_RX_PAIR_ITEMS8 12
 #endif
 
-/* resident blocks per SM the one-sweep kernel is compiled for (caps its registers:
-   2 x 384 threads leave 85 per thread; 1 block of 384 gives only 12 warps per SM) */
+/* resident blocks per SM the one-sweep kernel is compiled for (caps its registers at
+   56: no spills at these shapes; 2 blocks per SM with 80 registers ran 0.59x CUB at u32
+   2^28 where 3 run 0.69x) */
 #ifndef GP_RX_MIN_BLOCKS
-#define GP_RX_MIN_BLOCKS 2
+#define GP_RX_MIN_BLOCKS 3
 #endif
 
 /* upfront histogram: threads per block, blocks per SM */
