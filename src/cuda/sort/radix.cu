@@ -8,11 +8,12 @@
  *                 and the pass plan: a pass whose digit is the same for every key is
  *                 skipped, and the buffers ping-pong so the last pass lands in place
  *   rx_onesweep   per digit: each block takes the next tile (an atomic ticket, so all
- *                 earlier tiles are running or done), ranks it stably in shared memory
- *                 (warp match_any multi-split), publishes its digit counts and looks
- *                 back over earlier tiles (decoupled look-back, one thread per digit)
- *                 for the global offsets, then scatters through shared memory so
- *                 each digit's run is written contiguously
+ *                 earlier tiles are running or done), publishes its digit counts
+ *                 (counted first, so later tiles rarely wait), ranks it stably in
+ *                 shared memory (a warp multi-split by ballots), looks back over
+ *                 earlier tiles (decoupled look-back, one thread per digit) for the
+ *                 global offsets, then scatters through shared memory so each digit's
+ *                 run is written contiguously
  *   rx_fixup      copies the other buffer back when an odd pass count ended there
  * Segments (and single sorts) of up to one tile take one read and one write: up to 32
  * keys a warp each (rx_warpsort, a shuffle network on (key, position)), larger ones a
@@ -72,20 +73,29 @@ template <int THREADS> struct rx_rank_smem {
   unsigned dstart[GP_RX_RADIX];                  /* exclusive scan of cnt */
 };
 
-/* The lanes of the warp whose digit equals this lane's (d = GP_RX_RADIX: no key):
- * one ballot per digit bit and one for validity, ANDed. __match_any_sync gives the same
- * mask but issues through the MIO pipe at low throughput: ncu of rx_onesweep at 2^24
- * showed 45% of its stalls there. */
+/* The lanes of the warp whose digit equals this lane's (d = GP_RX_RADIX: no key): one
+ * ballot for validity and one per digit bit, each kept or inverted by this lane's bit
+ * and ANDed. __match_any_sync gives the same mask but issues through the MIO pipe at low
+ * throughput (ncu at 2^24: 45% of the pass's stalls). Written in PTX so each bit costs
+ * four instructions (test, ballot, predicated invert, and); from C++ the compiler tested
+ * every bit twice and selected a mask (seven). */
+__device__ __forceinline__ unsigned rx_match_bit(unsigned peers, unsigned d, unsigned bit) {
+  unsigned r;
+  asm("{\n\t.reg .pred p;\n\t.reg .b32 m;\n\t"
+      "and.b32 m, %1, %2;\n\t"
+      "setp.ne.u32 p, m, 0;\n\t"
+      "vote.sync.ballot.b32 m, p, 0xffffffff;\n\t"
+      "@!p not.b32 m, m;\n\t"
+      "and.b32 %0, %3, m;\n\t}"
+      : "=r"(r)
+      : "r"(d), "r"(bit), "r"(peers));
+  return r;
+}
+
 __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
-  const bool valid = d < GP_RX_RADIX;
-  const unsigned v = __ballot_sync(0xFFFFFFFFu, valid);
-  unsigned peers = valid ? v : ~v;
+  unsigned peers = rx_match_bit(0xFFFFFFFFu, d, GP_RX_RADIX); /* valid: d < GP_RX_RADIX */
 #pragma unroll
-  for (int b = 0; b < GP_RX_BITS; b++) {
-    const bool bit = (d >> b) & 1u;
-    const unsigned m = __ballot_sync(0xFFFFFFFFu, bit);
-    peers &= bit ? m : ~m;
-  }
+  for (int b = 0; b < GP_RX_BITS; b++) peers = rx_match_bit(peers, d, 1u << b);
   return peers;
 }
 
@@ -180,24 +190,43 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned co
 }
 
 /* ---- upfront histogram ---------------------------------------------------------------- */
-/* hist[p * 256 + d] += number of keys whose digit p is d (hist zeroed by the caller). */
+/* hist[p * 256 + d] += number of keys whose digit p is d (hist zeroed by the caller).
+ * Each thread loads four keys a step (independent loads in flight), and the block keeps
+ * two copies of its counts (even and odd warps) to halve the shared-atomic collisions. */
+#define RX_HIST_UNROLL 4
 template <typename K>
 __global__ void __launch_bounds__(GP_RX_HIST_THREADS)
 rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
   constexpr int NP = rx_npass<K>();
-  __shared__ unsigned sh[NP * GP_RX_RADIX];
-  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) sh[j] = 0;
+  __shared__ unsigned sh[2][NP * GP_RX_RADIX];
+  for (unsigned j = threadIdx.x; j < 2 * NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) (&sh[0][0])[j] = 0;
   __syncthreads();
+  unsigned *mine = sh[(threadIdx.x >> 5) & 1];
   const u64 stride = (u64)gridDim.x * GP_RX_HIST_THREADS;
-  for (u64 i = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x; i < n; i += stride) {
-    const K e = gp_key_enc(keys[i], kind, desc);
+  u64 i = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x;
+  for (; i + (RX_HIST_UNROLL - 1) * stride < n; i += RX_HIST_UNROLL * stride) {
+    K e[RX_HIST_UNROLL];
+#pragma unroll
+    for (int u = 0; u < RX_HIST_UNROLL; u++) e[u] = keys[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < RX_HIST_UNROLL; u++) {
+      const K x = gp_key_enc(e[u], kind, desc);
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        atomicAdd(&mine[p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))], 1u);
+    }
+  }
+  for (; i < n; i += stride) {
+    const K x = gp_key_enc(keys[i], kind, desc);
 #pragma unroll
     for (int p = 0; p < NP; p++)
-      atomicAdd(&sh[p * GP_RX_RADIX + (unsigned)((e >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))], 1u);
+      atomicAdd(&mine[p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))], 1u);
   }
   __syncthreads();
-  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS)
-    if (sh[j]) atomicAdd(&hist[j], (u64)sh[j]);
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) {
+    const unsigned c = sh[0][j] + sh[1][j];
+    if (c) atomicAdd(&hist[j], (u64)c);
+  }
 }
 
 /* Which buffer each pass reads and writes: src -1 is the input, 0 the caller's (final)
