@@ -134,12 +134,12 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
   }
 }
 
-/* rx_rank_finish: s.dstart (exclusive scan of the counts, by warp 0), then each key's
- * place in the tile ordered by digit, equal digits in position order: pos[i], where the
- * key is stored at once (sk[pos[i]] = ek[i], so a keys-only caller keeps no positions in
- * registers). Each warp takes its keys item by item: the lanes holding one digit (a
- * ballot per digit bit) get consecutive places after those the warp gave out before, the
- * leader lane advancing the warp's counter. */
+/* rx_rank_finish: s.dstart (exclusive scan of the counts, by warp 0) added to the warps'
+ * rows, then each key's place in the tile ordered by digit, equal digits in position
+ * order: pos[i], where the key is stored at once (sk[pos[i]] = ek[i], so a keys-only
+ * caller keeps no positions in registers). Each warp takes its keys item by item: the
+ * lanes holding one digit (a ballot per digit bit) get consecutive places after those
+ * the warp gave out before, the leader lane advancing the warp's counter. */
 template <int THREADS, int ITEMS, typename K>
 __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned count, unsigned shift,
                                                rx_rank_smem<THREADS> &s, K *sk,
@@ -168,6 +168,13 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned co
     }
   }
   __syncthreads();
+  /* each warp's row: the tile place of its first key of each digit */
+  for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) {
+    const unsigned start = s.dstart[d];
+#pragma unroll
+    for (int ww = 0; ww < THREADS / 32; ww++) s.whist[ww * GP_RX_RADIX + d] += start;
+  }
+  __syncthreads();
   unsigned *wh = s.whist + w * GP_RX_RADIX;
   const unsigned lt = (1u << lane) - 1;
 #pragma unroll
@@ -177,11 +184,8 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned co
     const unsigned peers = rx_match_digit(d);
     const int leader = 31 - __clz(peers);
     unsigned base = 0;
-    if ((int)lane == leader && d < GP_RX_RADIX) {
-      base = wh[d];
-      wh[d] = base + __popc(peers);
-      base += s.dstart[d];
-    }
+    /* one predicated shared atomic, no branch */
+    if ((int)lane == leader && d < GP_RX_RADIX) base = atomicAdd(&wh[d], (unsigned)__popc(peers));
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
     pos[i] = base + __popc(peers & lt);
     if (d < GP_RX_RADIX) sk[pos[i]] = ek[i];
@@ -191,17 +195,22 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned co
 
 /* ---- upfront histogram ---------------------------------------------------------------- */
 /* hist[p * 256 + d] += number of keys whose digit p is d (hist zeroed by the caller).
- * Each thread loads four keys a step (independent loads in flight), and the block keeps
- * two copies of its counts (even and odd warps) to halve the shared-atomic collisions. */
+ * Shared-atomic throughput bounds this kernel, and random digits put several lanes of a
+ * warp on one bank: each count has RX_HIST_COPIES copies side by side, lane l adding to
+ * copy l mod RX_HIST_COPIES, so lanes that share a bank mostly add to different words of
+ * distinct banks. Each thread loads four keys a step (independent loads in flight). */
 #define RX_HIST_UNROLL 4
+template <typename K> __host__ __device__ constexpr int rx_hist_copies() {
+  return sizeof(K) == 4 ? 8 : 4; /* 32 KiB of counts per block either way */
+}
 template <typename K>
 __global__ void __launch_bounds__(GP_RX_HIST_THREADS)
 rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
-  constexpr int NP = rx_npass<K>();
-  __shared__ unsigned sh[2][NP * GP_RX_RADIX];
-  for (unsigned j = threadIdx.x; j < 2 * NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) (&sh[0][0])[j] = 0;
+  constexpr int NP = rx_npass<K>(), C = rx_hist_copies<K>();
+  __shared__ unsigned sh[NP * GP_RX_RADIX * C];
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX * C; j += GP_RX_HIST_THREADS) sh[j] = 0;
   __syncthreads();
-  unsigned *mine = sh[(threadIdx.x >> 5) & 1];
+  unsigned *mine = sh + (threadIdx.x & (C - 1));
   const u64 stride = (u64)gridDim.x * GP_RX_HIST_THREADS;
   u64 i = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x;
   for (; i + (RX_HIST_UNROLL - 1) * stride < n; i += RX_HIST_UNROLL * stride) {
@@ -213,18 +222,20 @@ rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
       const K x = gp_key_enc(e[u], kind, desc);
 #pragma unroll
       for (int p = 0; p < NP; p++)
-        atomicAdd(&mine[p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))], 1u);
+        atomicAdd(&mine[(p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))) * C], 1u);
     }
   }
   for (; i < n; i += stride) {
     const K x = gp_key_enc(keys[i], kind, desc);
 #pragma unroll
     for (int p = 0; p < NP; p++)
-      atomicAdd(&mine[p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))], 1u);
+      atomicAdd(&mine[(p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))) * C], 1u);
   }
   __syncthreads();
   for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) {
-    const unsigned c = sh[0][j] + sh[1][j];
+    unsigned c = 0;
+#pragma unroll
+    for (int k = 0; k < C; k++) c += sh[j * C + k];
     if (c) atomicAdd(&hist[j], (u64)c);
   }
 }

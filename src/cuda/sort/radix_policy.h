@@ -19,7 +19,7 @@
 #define GP_RX_THREADS 384
 #endif
 #ifndef GP_RX_ITEMS4
-#define GP_RX_ITEMS4 24
+#define GP_RX_ITEMS4 28
 #endif
 #ifndef GP_RX_ITEMS8
 #define GP_RX_ITEMS8 16
