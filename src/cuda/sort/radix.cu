@@ -73,9 +73,8 @@ template <int THREADS> struct rx_rank_smem {
   unsigned dstart[GP_RX_RADIX];                  /* exclusive scan of cnt */
 };
 
-/* The lanes of the warp whose digit equals this lane's (d = GP_RX_RADIX: no key): one
- * ballot for validity and one per digit bit, each kept or inverted by this lane's bit
- * and ANDed. __match_any_sync gives the same mask but issues through the MIO pipe at low
+/* The lanes of the warp whose digit equals this lane's: one ballot per digit bit, kept
+ * or inverted by this lane's bit, ANDed. __match_any_sync gives the same mask but issues through the MIO pipe at low
  * throughput (ncu at 2^24: 45% of the pass's stalls). Written in PTX so each bit costs
  * four instructions (test, ballot, predicated invert, and); from C++ the compiler tested
  * every bit twice and selected a mask (seven). */
@@ -93,7 +92,7 @@ __device__ __forceinline__ unsigned rx_match_bit(unsigned peers, unsigned d, uns
 }
 
 __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
-  unsigned peers = rx_match_bit(0xFFFFFFFFu, d, GP_RX_RADIX); /* valid: d < GP_RX_RADIX */
+  unsigned peers = 0xFFFFFFFFu;
 #pragma unroll
   for (int b = 0; b < GP_RX_BITS; b++) peers = rx_match_bit(peers, d, 1u << b);
   return peers;
@@ -102,11 +101,13 @@ __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
 /* Ranking the block's keys stably on the digit at `shift`, in two calls with the tile's
  * digit counts in between (so the one-sweep pass publishes them before the costly part,
  * and later tiles' look-back rarely waits). Item i of lane l in warp w is tile position
- * (w * ITEMS + i) * 32 + l, valid below `count`.
+ * (w * ITEMS + i) * 32 + l, a key below `count` and a pad from there on: the caller sets
+ * pads to ~0 (digit 255 at every shift), so they rank after every key, in the last
+ * places, and the ranking needs no validity test (a full tile has none).
  *
  * rx_rank_count: each warp counts its keys' digits in its own row of s.whist (shared
  * atomics), then per digit the rows become the warps' exclusive prefixes and s.cnt the
- * tile's count. On return s.cnt[d] is visible to the thread that wrote it (d mod
+ * tile's count, pads included in s.cnt[255]. On return s.cnt[d] is visible to the thread that wrote it (d mod
  * THREADS); the zeroing of a warp's row must not overlap a previous reader (callers sync
  * between uses of s). */
 template <int THREADS, int ITEMS, typename K>
@@ -117,10 +118,21 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
   unsigned *wh = s.whist + w * GP_RX_RADIX;
   for (unsigned j = lane; j < GP_RX_RADIX; j += 32) wh[j] = 0;
   __syncwarp();
+  if (count >= (unsigned)(THREADS * ITEMS)) {
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++)
-    if ((w * ITEMS + i) * 32 + lane < count)
-      atomicAdd(&wh[(unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1)], 1u);
+    for (int i = 0; i < ITEMS; i++) atomicAdd(&wh[(unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1)], 1u);
+  } else {
+    /* the pads of an item: one add by their first lane (not 32 colliding ones) */
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const bool key = (w * ITEMS + i) * 32 + lane < count;
+      const unsigned pads = __ballot_sync(0xFFFFFFFFu, !key);
+      if (key)
+        atomicAdd(&wh[(unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1)], 1u);
+      else if (lane == (unsigned)(__ffs(pads) - 1))
+        atomicAdd(&wh[GP_RX_RADIX - 1], (unsigned)__popc(pads));
+    }
+  }
   __syncthreads();
   for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) {
     unsigned run = 0;
@@ -141,7 +153,7 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
  * lanes holding one digit (a ballot per digit bit) get consecutive places after those
  * the warp gave out before, the leader lane advancing the warp's counter. */
 template <int THREADS, int ITEMS, typename K>
-__device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned count, unsigned shift,
+__device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned shift,
                                                rx_rank_smem<THREADS> &s, K *sk,
                                                unsigned (&pos)[ITEMS]) {
   const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
@@ -179,16 +191,15 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned co
   const unsigned lt = (1u << lane) - 1;
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
-    const unsigned local = (w * ITEMS + i) * 32 + lane;
-    const unsigned d = local < count ? (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1) : GP_RX_RADIX;
+    const unsigned d = (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1);
     const unsigned peers = rx_match_digit(d);
     const int leader = 31 - __clz(peers);
     unsigned base = 0;
     /* one predicated shared atomic, no branch */
-    if ((int)lane == leader && d < GP_RX_RADIX) base = atomicAdd(&wh[d], (unsigned)__popc(peers));
+    if ((int)lane == leader) base = atomicAdd(&wh[d], (unsigned)__popc(peers));
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
     pos[i] = base + __popc(peers & lt);
-    if (d < GP_RX_RADIX) sk[pos[i]] = ek[i];
+    sk[pos[i]] = ek[i];
     __syncwarp(); /* the leader's update is seen by the next item's leader */
   }
 }
@@ -198,39 +209,48 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned co
  * Shared-atomic throughput bounds this kernel, and random digits put several lanes of a
  * warp on one bank: each count has RX_HIST_COPIES copies side by side, lane l adding to
  * copy l mod RX_HIST_COPIES, so lanes that share a bank mostly add to different words of
- * distinct banks. Each thread loads four keys a step (independent loads in flight). */
-#define RX_HIST_UNROLL 4
+ * distinct banks. Keys are read 16 bytes at a time, two loads in flight per thread. */
 template <typename K> __host__ __device__ constexpr int rx_hist_copies() {
   return sizeof(K) == 4 ? 8 : 4; /* 32 KiB of counts per block either way */
+}
+template <typename K, int C>
+__device__ __forceinline__ void rx_hist_add(unsigned *mine, K key, gp_key_class kind, int desc) {
+  const K x = gp_key_enc(key, kind, desc);
+#pragma unroll
+  for (int p = 0; p < rx_npass<K>(); p++)
+    atomicAdd(&mine[(p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))) * C], 1u);
+}
+template <typename K, int C>
+__device__ __forceinline__ void rx_hist_add4(unsigned *mine, uint4 v, gp_key_class kind, int desc) {
+  K k[16 / sizeof(K)];
+  memcpy(k, &v, 16);
+#pragma unroll
+  for (int u = 0; u < (int)(16 / sizeof(K)); u++) rx_hist_add<K, C>(mine, k[u], kind, desc);
 }
 template <typename K>
 __global__ void __launch_bounds__(GP_RX_HIST_THREADS)
 rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
-  constexpr int NP = rx_npass<K>(), C = rx_hist_copies<K>();
+  constexpr int NP = rx_npass<K>(), C = rx_hist_copies<K>(), PER = 16 / sizeof(K);
   __shared__ unsigned sh[NP * GP_RX_RADIX * C];
   for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX * C; j += GP_RX_HIST_THREADS) sh[j] = 0;
   __syncthreads();
   unsigned *mine = sh + (threadIdx.x & (C - 1));
   const u64 stride = (u64)gridDim.x * GP_RX_HIST_THREADS;
-  u64 i = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x;
-  for (; i + (RX_HIST_UNROLL - 1) * stride < n; i += RX_HIST_UNROLL * stride) {
-    K e[RX_HIST_UNROLL];
-#pragma unroll
-    for (int u = 0; u < RX_HIST_UNROLL; u++) e[u] = keys[i + u * stride];
-#pragma unroll
-    for (int u = 0; u < RX_HIST_UNROLL; u++) {
-      const K x = gp_key_enc(e[u], kind, desc);
-#pragma unroll
-      for (int p = 0; p < NP; p++)
-        atomicAdd(&mine[(p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))) * C], 1u);
+  const u64 first = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x;
+  u64 i = first;
+  if (((uintptr_t)keys & 15) == 0) { /* 16-byte loads over the whole vectors */
+    const uint4 *kv = (const uint4 *)keys;
+    const u64 nv = n / PER;
+    u64 j = first;
+    for (; j + stride < nv; j += 2 * stride) {
+      const uint4 x = kv[j], y = kv[j + stride];
+      rx_hist_add4<K, C>(mine, x, kind, desc);
+      rx_hist_add4<K, C>(mine, y, kind, desc);
     }
+    if (j < nv) rx_hist_add4<K, C>(mine, kv[j], kind, desc);
+    i = nv * PER + first;
   }
-  for (; i < n; i += stride) {
-    const K x = gp_key_enc(keys[i], kind, desc);
-#pragma unroll
-    for (int p = 0; p < NP; p++)
-      atomicAdd(&mine[(p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))) * C], 1u);
-  }
+  for (; i < n; i += stride) rx_hist_add<K, C>(mine, keys[i], kind, desc);
   __syncthreads();
   for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) {
     unsigned c = 0;
@@ -344,7 +364,7 @@ rx_onesweep(rx_sweep_args a) {
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const unsigned local = (w * ITEMS + i) * 32 + lane;
-    ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, a.desc) : (K)0;
+    ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, a.desc) : ~(K)0; /* pad */
   }
   /* the tile's digit counts, published at once: a later tile's look-back finds them
      while this one ranks */
@@ -354,7 +374,7 @@ rx_onesweep(rx_sweep_args a) {
     st[(u64)tile * GP_RX_RADIX + tid] =
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
-  rx_rank_finish<GP_RX_THREADS, ITEMS, K>(ek, count, shift, s.r, s.k, pos);
+  rx_rank_finish<GP_RX_THREADS, ITEMS, K>(ek, shift, s.r, s.k, pos);
   /* decoupled look-back: thread d finds how many keys of digit d all earlier tiles hold */
   if (tid < GP_RX_RADIX) {
     const unsigned d = tid;
@@ -453,17 +473,18 @@ rx_segsort(rx_seg_args a) {
     for (int i = 0; i < ITEMS; i++) {
       const unsigned local = (w * ITEMS + i) * 32 + lane;
       const bool ok = local < count;
-      ek[i] = ok ? gp_key_enc(kin[local], a.kind, a.desc) : (K)0;
+      ek[i] = ok ? gp_key_enc(kin[local], a.kind, a.desc) : ~(K)0; /* pad */
       if (PV) v[i] = !ok ? (V)0 : a.vin ? ((const V *)a.vin)[begin + local] : (V)(begin + local);
     }
     for (int p = 0; p < NP; p++) {
       const unsigned shift = (unsigned)p * GP_RX_BITS;
       rx_rank_count<THREADS, ITEMS, K>(ek, count, shift, s.r);
-      int mine = 0;
-      for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) mine |= s.r.cnt[d] == count;
+      int mine = 0; /* the pads are in digit 255's count */
+      for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS)
+        mine |= s.r.cnt[d] - (d == GP_RX_RADIX - 1 ? THREADS * ITEMS - count : 0) == count;
       if (__syncthreads_or(mine)) continue; /* one digit for the whole segment */
       unsigned pos[ITEMS];
-      rx_rank_finish<THREADS, ITEMS, K>(ek, count, shift, s.r, s.k, pos);
+      rx_rank_finish<THREADS, ITEMS, K>(ek, shift, s.r, s.k, pos);
       if (PV)
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
