@@ -416,7 +416,7 @@ int main(void) {
     const size_t T = tile_of((gp_dtype)kt), S = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
     const size_t sizes[] = {0, 1, 2, 31, 32, 33, S - 1, S, S + 1, 1023, 1025, T - 1, T, T + 1,
                             2 * T + 1, ((size_t)1 << 17) - 1, ((size_t)1 << 17) + 1,
-                            ((size_t)1 << 20) + 3};
+                            (size_t)1 << 19, ((size_t)1 << 19) + 1, ((size_t)1 << 20) + 3};
     const size_t nsz = sizeof sizes / sizeof sizes[0];
     const int vts[] = {-1, GP_U32, GP_F64, GP_I32, GP_U64}; /* keys, 4- and 8-byte values */
     for (size_t i = 0; i < nsz; i++) {

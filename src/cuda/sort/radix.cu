@@ -47,13 +47,18 @@ template <typename K> __host__ __device__ constexpr int rx_items() {
 template <typename K> __host__ __device__ constexpr unsigned rx_tile() {
   return (unsigned)GP_RX_THREADS * rx_items<K>();
 }
-/* the one-sweep pass's shape: fewer keys per thread when values come along */
-template <typename K, bool PV> __host__ __device__ constexpr int rx_sweep_items() {
-  return !PV ? rx_items<K>() : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4 : GP_RX_PAIR_ITEMS8;
+/* the one-sweep pass's shape: fewer keys per thread when values come along, and far
+ * fewer (SMALL) for sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys, whose few large tiles
+ * would leave most SMs idle while each block ranks its keys one item after another */
+template <typename K, bool PV, bool SMALL> __host__ __device__ constexpr int rx_sweep_items() {
+  return SMALL ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
+         : !PV ? rx_items<K>()
+         : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4 : GP_RX_PAIR_ITEMS8;
 }
-template <typename K, bool PV> __host__ __device__ constexpr unsigned rx_sweep_tile() {
-  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, PV>();
+template <typename K, bool PV, bool SMALL> __host__ __device__ constexpr unsigned rx_sweep_tile() {
+  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, PV, SMALL>();
 }
+static bool rx_small_sweep(size_t n) { return n <= ((size_t)1 << GP_RX_SMALL_SWEEP_LOG2); }
 template <typename K> __host__ __device__ constexpr int rx_npass() {
   return (int)(sizeof(K) * 8 / GP_RX_BITS);
 }
@@ -328,24 +333,24 @@ struct rx_sweep_args {
   int discard_keys;      /* argsort: the last pass need not write keys */
 };
 
-template <typename K, typename V, bool PV> struct rx_sweep_smem {
+template <typename K, typename V, bool PV, bool SMALL> struct rx_sweep_smem {
   rx_rank_smem<GP_RX_THREADS> r;
   u64 goff[GP_RX_RADIX]; /* global index of the tile's sorted position 0 for each digit */
   unsigned tile;
-  K k[rx_sweep_tile<K, PV>()];
-  V v[PV ? rx_sweep_tile<K, PV>() : 1];
+  K k[rx_sweep_tile<K, PV, SMALL>()];
+  V v[PV ? rx_sweep_tile<K, PV, SMALL>() : 1];
 };
 
 /* One digit pass over one tile (see the file comment). */
-template <typename K, typename V, bool PV>
+template <typename K, typename V, bool PV, bool SMALL>
 __global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
-  constexpr int ITEMS = rx_sweep_items<K, PV>();
-  constexpr unsigned TILE = rx_sweep_tile<K, PV>();
+  constexpr int ITEMS = rx_sweep_items<K, PV, SMALL>();
+  constexpr unsigned TILE = rx_sweep_tile<K, PV, SMALL>();
   const int pass = a.pass;
   if (!a.plan->active[pass]) return;
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
-  rx_sweep_smem<K, V, PV> &s = *(rx_sweep_smem<K, V, PV> *)rx_smem_raw;
+  rx_sweep_smem<K, V, PV, SMALL> &s = *(rx_sweep_smem<K, V, PV, SMALL> *)rx_smem_raw;
   const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (tid == 0) s.tile = atomicAdd(&a.tickets[pass], 1u);
   __syncthreads();
@@ -562,8 +567,13 @@ struct rx_scratch_layout {
 };
 static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
   rx_scratch_layout L;
-  const size_t tile = kb == 4 ? (vb ? rx_sweep_tile<uint32_t, true>() : rx_tile<uint32_t>())
-                              : (vb ? rx_sweep_tile<u64, true>() : rx_tile<u64>());
+  const bool sm = rx_small_sweep(n);
+  const size_t tile = kb == 4 ? (sm ? rx_sweep_tile<uint32_t, false, true>()
+                                 : vb ? rx_sweep_tile<uint32_t, true, false>()
+                                      : rx_sweep_tile<uint32_t, false, false>())
+                              : (sm ? rx_sweep_tile<u64, false, true>()
+                                 : vb ? rx_sweep_tile<u64, true, false>()
+                                      : rx_sweep_tile<u64, false, false>());
   const size_t tiles = (n + tile - 1) / tile;
   size_t o = 0;
   L.k1 = o; o += rx_align(n * kb);
@@ -644,6 +654,24 @@ template <typename K> __host__ __device__ static int rx_class(u64 size) {
   return size <= 32 ? 0 : size <= GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS ? 1 : size <= rx_tile<K>() ? 2 : 3;
 }
 
+/* The one-sweep passes, a launch per digit. */
+template <typename K, typename V, bool PV, bool SMALL>
+static gp_status rx_sweeps(gp_context *ctx, rx_sweep_args &a, int npass, u64 tiles) {
+  constexpr size_t smem = sizeof(rx_sweep_smem<K, V, PV, SMALL>);
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
+    gp_status s = rx_smem_attr(ctx, rx_onesweep<K, V, PV, SMALL>, smem);
+    if (s) return s;
+    gp_dev_flag_set(&attr_set, ctx->device);
+  }
+  for (int p = 0; p < npass; p++) {
+    a.pass = p;
+    rx_onesweep<K, V, PV, SMALL><<<(unsigned)tiles, GP_RX_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
+    GP_LAUNCH_CHECK(ctx, "rx_onesweep", tiles, GP_RX_THREADS, smem);
+  }
+  return GP_OK;
+}
+
 /* The device-wide sort: kin (read by the first active pass; may be kbuf0) to kbuf0,
  * values vin (NULL: iota) to vbuf0; scratch as rx_layout; kbuf1 given for argsort. */
 template <typename K, typename V, bool PV>
@@ -653,8 +681,9 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   const rx_scratch_layout L = rx_layout(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   constexpr int NP = rx_npass<K>();
-  constexpr unsigned TILE = rx_sweep_tile<K, PV>();
-  const u64 tiles = (n + TILE - 1) / TILE;
+  const bool small = rx_small_sweep(n);
+  const u64 tile = small ? rx_sweep_tile<K, PV, true>() : rx_sweep_tile<K, PV, false>();
+  const u64 tiles = (n + tile - 1) / tile;
   if (tiles > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);
   rx_sweep_args a;
@@ -685,18 +714,9 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
                                             (rx_plan *)a.plan);
   GP_LAUNCH_CHECK(ctx, "rx_plan_kernel", 1, GP_RX_RADIX, 0);
 
-  constexpr size_t smem = sizeof(rx_sweep_smem<K, V, PV>);
-  static unsigned long long attr_set; /* per device: common/per_device.h */
-  if (!gp_dev_flag(&attr_set, ctx->device)) {
-    gp_status s = rx_smem_attr(ctx, rx_onesweep<K, V, PV>, smem);
-    if (s) return s;
-    gp_dev_flag_set(&attr_set, ctx->device);
-  }
-  for (int p = 0; p < NP; p++) {
-    a.pass = p;
-    rx_onesweep<K, V, PV><<<(unsigned)tiles, GP_RX_THREADS, smem, st>>>(a);
-    GP_LAUNCH_CHECK(ctx, "rx_onesweep", tiles, GP_RX_THREADS, smem);
-  }
+  gp_status s = small ? rx_sweeps<K, V, PV, true>(ctx, a, NP, tiles)
+                      : rx_sweeps<K, V, PV, false>(ctx, a, NP, tiles);
+  if (s) return s;
   u64 fblocks = (n + 255) / 256;
   if (fblocks > (u64)sms * 8) fblocks = (u64)sms * 8;
   rx_fixup<K, V, PV><<<(unsigned)fblocks, 256, 0, st>>>(a);
