@@ -112,9 +112,9 @@ __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
  *
  * rx_rank_count: each warp counts its keys' digits in its own row of s.whist (shared
  * atomics), then per digit the rows become the warps' exclusive prefixes and s.cnt the
- * tile's count, pads included in s.cnt[255]. On return s.cnt[d] is visible to the thread that wrote it (d mod
- * THREADS); the zeroing of a warp's row must not overlap a previous reader (callers sync
- * between uses of s). */
+ * tile's count, pads included in s.cnt[255]. On return s.cnt[d] is visible to the
+ * thread that wrote it (d mod THREADS); the zeroing of a warp's row must not overlap a
+ * previous reader (callers sync between uses of s). */
 template <int THREADS, int ITEMS, typename K>
 __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned count, unsigned shift,
                                               rx_rank_smem<THREADS> &s) {
