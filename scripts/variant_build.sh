@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds a variant of the gpuprims binary in which one CUDA source is compiled with
+# extra flags (e.g. a tuning knob of src/cuda/sort/radix_policy.h), for A/B runs on the
+# GPU machine without a second build tree: the object is recompiled with the build's own
+# command plus FLAGS, put into a copy of libgpuprims.a, and gpuprims relinked.
+#   scripts/variant_build.sh BUILD_DIR NAME SOURCE.cu "FLAGS"
+#   e.g. scripts/variant_build.sh build i20 src/cuda/sort/radix.cu "-DGP_RX_ITEMS4=20"
+# writes BUILD_DIR/gpuprims_NAME (a Ninja build of the default gpuprims target).
+set -euo pipefail
+B=$1 NAME=$2 SRC=$3 FLAGS=${4:-}
+obj=CMakeFiles/gpuprims_obj.dir/$SRC.o
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$B"
+cmd=$(ninja -t commands libgpuprims.a | grep -E -- "-o $obj( |\$)" | head -1 || true)
+[ -n "$cmd" ] || { echo "variant_build.sh: no compile command for $SRC in $B" >&2; exit 1; }
+# same command, the object elsewhere, no depfile, the extra flags
+cmd=$(sed -E "s#-o $obj( |\$)#-o $tmp/$(basename "$SRC").o $FLAGS #; s#-MD -MT [^ ]+ -MF [^ ]+##" <<<"$cmd")
+bash -c "$cmd"
+cp libgpuprims.a "$tmp/lib.a"
+(cd "$tmp" && ar r lib.a "$(basename "$SRC").o")
+link=$(ninja -t commands gpuprims | tail -1 | sed -E "s#^: && ##; s# && :\$##; s#-o gpuprims #-o gpuprims_$NAME #; s# libgpuprims.a # $tmp/lib.a #")
+bash -c "$link"
+ls -la "gpuprims_$NAME"
