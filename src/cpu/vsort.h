@@ -1,0 +1,22 @@
+/* Short runs of 4-byte keys sorted in vector registers (a bitonic network), for the
+ * CPU backend's segment and row sorts of keys alone. */
+#ifndef GP_CPU_VSORT_H
+#define GP_CPU_VSORT_H
+
+#include "core/key_codec.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* the longest run the vector sort takes */
+#define GP_VSORT32_MAX 2048
+
+/* The longest run gp_cpu_vsort32 takes on this CPU: GP_VSORT32_MAX with AVX-512F, else 0
+ * (no vector sort: use the radix sort). */
+size_t gp_cpu_vsort32_max(void);
+
+/* Sorts n <= gp_cpu_vsort32_max() raw 4-byte keys of class c in place, in the library's
+ * order (descending when desc): the same bits as the stable radix sort. */
+void gp_cpu_vsort32(uint32_t *keys, size_t n, gp_key_class c, int desc);
+
+#endif
