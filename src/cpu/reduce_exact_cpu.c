@@ -3,10 +3,14 @@
  * thread's exact integer folded into one, rounded once. The result is the exact sum
  * rounded, so it equals the CUDA backend's bits whatever either one's order. */
 #include "cpu/reduce_cpu.h"
+#include "cpu/cpu_features.h"
 #include "core/exact_sum.h"
 
 #include <math.h>
 #include <string.h>
+#ifdef GP_CPU_X86
+#include <immintrin.h>
+#endif
 
 /* Each chunk starts fresh expansions and ends with a normalized accumulator, so no
  * limb ever holds more than ~3 x 2^16 deferred digits. */
@@ -91,11 +95,154 @@ GP_XS_CPU_CLONES static void chunk_f64(const double *x, size_t n, int64_t *acc) 
   gp_xs_normalize(acc, L);
 }
 
+#ifdef GP_CPU_X86
+/* The same expansions with AVX-512, 16 lanes in two vectors (the lane count never
+ * changes the exact sum): a block of 16 inputs whose TwoSum steps were all exact (and,
+ * for F64, kept the heads below GP_XS_F64_HEAD_MAX) commits at once; otherwise the
+ * exact lanes commit and each other input goes to the accumulator on its own, as the
+ * scalar code does. Intrinsics: every operation rounds as written (no contraction). */
+#define GP_XS_V 16
+GP_CPU_AVX512 static inline __mmask8 xs_inexact(__m512d h, __m512d v, __m512d *s) {
+  const __m512d t = _mm512_add_pd(h, v);
+  const __m512d bb = _mm512_sub_pd(t, h);
+  const __m512d e = _mm512_add_pd(_mm512_sub_pd(h, _mm512_sub_pd(t, bb)), _mm512_sub_pd(v, bb));
+  *s = t;
+  return _mm512_cmp_pd_mask(e, _mm512_setzero_pd(), _CMP_NEQ_UQ); /* NaN e: inexact */
+}
+GP_CPU_AVX512 static inline __mmask8 xs_too_big(__m512d s) {
+  const __m512d a = _mm512_castsi512_pd(
+      _mm512_and_si512(_mm512_castpd_si512(s), _mm512_set1_epi64(0x7fffffffffffffffll)));
+  return _mm512_cmp_pd_mask(a, _mm512_set1_pd(GP_XS_F64_HEAD_MAX), _CMP_NLT_UQ);
+}
+
+/* F32: 16 inputs into the lanes (h0, h1), each inexact one to the accumulator. */
+GP_CPU_AVX512 static inline void f32_step(const float *x, __m512d *h0, __m512d *h1, int64_t *acc) {
+  const __m512d v0 = _mm512_cvtps_pd(_mm256_loadu_ps(x));
+  const __m512d v1 = _mm512_cvtps_pd(_mm256_loadu_ps(x + 8));
+  __m512d s0, s1;
+  const __mmask8 m0 = xs_inexact(*h0, v0, &s0), m1 = xs_inexact(*h1, v1, &s1);
+  *h0 = _mm512_mask_blend_pd(m0, s0, *h0); /* exact lanes take s */
+  *h1 = _mm512_mask_blend_pd(m1, s1, *h1);
+  if ((m0 | m1) == 0) return;
+  for (int c = 0; c < 8; c++) {
+    if ((m0 >> c) & 1) gp_xs_add_plain(acc, GP_XS_F32_LIMBS, GP_XS_F32_LSB, (double)x[c]);
+    if ((m1 >> c) & 1) gp_xs_add_plain(acc, GP_XS_F32_LIMBS, GP_XS_F32_LSB, (double)x[8 + c]);
+  }
+}
+
+/* Runs of GP_XS_RUN steps are first taken as if every addition were exact, so the lanes'
+ * only loop-carried dependence is one add (the exactness test would put the whole TwoSum
+ * on it); a run where one was not is redone from its start step by step. */
+#define GP_XS_RUN 16
+
+/* h[0..16) lanes; returns how many inputs it took (a multiple of 16). */
+GP_CPU_AVX512 static size_t chunk_f32_avx512(const float *x, size_t n, double *h, int64_t *acc) {
+  __m512d h0 = _mm512_loadu_pd(h), h1 = _mm512_loadu_pd(h + 8);
+  size_t i = 0;
+  for (; i + GP_XS_V * GP_XS_RUN <= n; i += GP_XS_V * GP_XS_RUN) {
+    const __m512d c0 = h0, c1 = h1;
+    __mmask8 bad = 0;
+    for (int k = 0; k < GP_XS_RUN; k++) {
+      const float *p = x + i + (size_t)k * GP_XS_V;
+      __m512d s0, s1;
+      bad |= xs_inexact(h0, _mm512_cvtps_pd(_mm256_loadu_ps(p)), &s0);
+      bad |= xs_inexact(h1, _mm512_cvtps_pd(_mm256_loadu_ps(p + 8)), &s1);
+      h0 = s0;
+      h1 = s1;
+    }
+    if (!bad) continue;
+    h0 = c0;
+    h1 = c1;
+    for (int k = 0; k < GP_XS_RUN; k++) f32_step(x + i + (size_t)k * GP_XS_V, &h0, &h1, acc);
+  }
+  for (; i + GP_XS_V <= n; i += GP_XS_V) f32_step(x + i, &h0, &h1, acc);
+  _mm512_storeu_pd(h, h0);
+  _mm512_storeu_pd(h + 8, h1);
+  return i;
+}
+
+/* F64: 16 inputs into (h, l) lanes: the fast step (l unchanged) where exact and the head
+ * stays below GP_XS_F64_HEAD_MAX, gp_xs_add2 (then the accumulator) for the others. */
+GP_CPU_AVX512 static inline __mmask16 f64_fast(const double *x, __m512d *h0, __m512d *h1) {
+  __m512d s0, s1;
+  __mmask8 m0 = xs_inexact(*h0, _mm512_loadu_pd(x), &s0);
+  __mmask8 m1 = xs_inexact(*h1, _mm512_loadu_pd(x + 8), &s1);
+  m0 |= xs_too_big(s0);
+  m1 |= xs_too_big(s1);
+  *h0 = _mm512_mask_blend_pd(m0, s0, *h0);
+  *h1 = _mm512_mask_blend_pd(m1, s1, *h1);
+  return (__mmask16)(m0 | (unsigned)m1 << 8);
+}
+GP_CPU_AVX512 static inline void f64_step(const double *x, __m512d *h0, __m512d *h1, double *h,
+                                          double *l, int64_t *acc) {
+  const __mmask16 m = f64_fast(x, h0, h1);
+  if (m == 0) return;
+  _mm512_storeu_pd(h, *h0);
+  _mm512_storeu_pd(h + 8, *h1);
+  for (int c = 0; c < GP_XS_V; c++)
+    if ((m >> c) & 1 && !gp_xs_add2(&h[c], &l[c], x[c]))
+      gp_xs_add_plain(acc, GP_XS_F64_LIMBS, GP_XS_F64_LSB, x[c]);
+  *h0 = _mm512_loadu_pd(h);
+  *h1 = _mm512_loadu_pd(h + 8);
+}
+
+/* (h, l)[0..16) lanes; returns how many inputs it took (a multiple of 16). */
+GP_CPU_AVX512 static size_t chunk_f64_avx512(const double *x, size_t n, double *h, double *l,
+                                             int64_t *acc) {
+  __m512d h0 = _mm512_loadu_pd(h), h1 = _mm512_loadu_pd(h + 8);
+  size_t i = 0;
+  for (; i + GP_XS_V * GP_XS_RUN <= n; i += GP_XS_V * GP_XS_RUN) {
+    const __m512d c0 = h0, c1 = h1;
+    __mmask8 bad = 0;
+    for (int k = 0; k < GP_XS_RUN; k++) {
+      const double *p = x + i + (size_t)k * GP_XS_V;
+      __m512d s0, s1;
+      bad |= xs_inexact(h0, _mm512_loadu_pd(p), &s0) | xs_too_big(s0);
+      bad |= xs_inexact(h1, _mm512_loadu_pd(p + 8), &s1) | xs_too_big(s1);
+      h0 = s0;
+      h1 = s1;
+    }
+    if (!bad) continue;
+    h0 = c0;
+    h1 = c1;
+    for (int k = 0; k < GP_XS_RUN; k++) f64_step(x + i + (size_t)k * GP_XS_V, &h0, &h1, h, l, acc);
+  }
+  for (; i + GP_XS_V <= n; i += GP_XS_V) f64_step(x + i, &h0, &h1, h, l, acc);
+  _mm512_storeu_pd(h, h0);
+  _mm512_storeu_pd(h + 8, h1);
+  return i;
+}
+
+/* One chunk with the vector lanes first, the scalar tail after; the lanes' expansions
+ * go to the accumulator at the end, as in chunk_f32/chunk_f64. */
+static void chunk_avx512(gp_dtype type, const void *p, size_t n, int64_t *acc) {
+  double h[GP_XS_V], l[GP_XS_V];
+  for (int c = 0; c < GP_XS_V; c++) h[c] = l[c] = -0.0;
+  const int f32 = type == GP_F32;
+  const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
+  size_t i = f32 ? chunk_f32_avx512((const float *)p, n, h, acc)
+                 : chunk_f64_avx512((const double *)p, n, h, l, acc);
+  for (; i < n; i++) {
+    const double v = f32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+    if (!(f32 ? gp_xs_add1(&h[0], v) : gp_xs_add2(&h[0], &l[0], v)))
+      gp_xs_add_plain(acc, L, lsb, v);
+  }
+  for (int c = 0; c < GP_XS_V; c++) {
+    gp_xs_add_plain(acc, L, lsb, h[c]);
+    if (!f32) gp_xs_add_plain(acc, L, lsb, l[c]);
+    acc[L] |= gp_xs_head_flag(h[c]);
+  }
+  gp_xs_normalize(acc, L);
+}
+#endif
+
 void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
   const int L = type == GP_F32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
   const size_t esize = type == GP_F32 ? 4 : 8;
   const size_t nchunks = (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK;
   memset(acc, 0, (size_t)(L + 1) * sizeof *acc);
+  const int avx512 = gp_cpu_avx512();
+  (void)avx512;
 #ifdef _OPENMP
 #pragma omp parallel if (nchunks > 1)
 #endif
@@ -108,6 +255,10 @@ void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc)
     for (size_t c = 0; c < nchunks; c++) {
       size_t lo = c * GP_XS_CPU_CHUNK, cnt = n - lo < GP_XS_CPU_CHUNK ? n - lo : GP_XS_CPU_CHUNK;
       const char *p = (const char *)in + lo * esize;
+#ifdef GP_CPU_X86
+      if (avx512) chunk_avx512(type, p, cnt, mine);
+      else
+#endif
       if (type == GP_F32) chunk_f32((const float *)p, cnt, mine);
       else chunk_f64((const double *)p, cnt, mine);
     }

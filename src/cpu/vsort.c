@@ -6,6 +6,7 @@
  * radix sort's result. Chosen at run time where the CPU has AVX-512F; elsewhere
  * gp_cpu_vsort32_max() is 0 and callers keep the radix sort. */
 #include "cpu/vsort.h"
+#include "cpu/cpu_features.h"
 #include "core/key_codec.h"
 
 #include <stdatomic.h>
@@ -13,13 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define GP_VSORT_X86 1
+#ifdef GP_CPU_X86
 #include <immintrin.h>
-#endif
-
-#ifdef GP_VSORT_X86
-#define VS_TARGET __attribute__((target("avx512f")))
+#define VS_TARGET GP_CPU_AVX512
 #define VS 16 /* keys per vector */
 
 /* One compare-exchange step inside every vector: lane l meets lane l ^ j (the partner
@@ -146,8 +143,7 @@ static int vs_have(void) {
   if (h < 0) {
     /* GPUPRIMS_CPU_VSORT=0 turns it off (the tests run the radix path that way too) */
     const char *e = getenv("GPUPRIMS_CPU_VSORT");
-    __builtin_cpu_init();
-    h = __builtin_cpu_supports("avx512f") && !(e && strcmp(e, "0") == 0) ? 1 : 0;
+    h = gp_cpu_avx512() && !(e && strcmp(e, "0") == 0) ? 1 : 0;
     atomic_store_explicit(&have, h, memory_order_relaxed);
   }
   return h;
@@ -155,14 +151,40 @@ static int vs_have(void) {
 
 size_t gp_cpu_vsort32_max(void) { return vs_have() ? GP_VSORT32_MAX : 0; }
 
-void gp_cpu_vsort32(uint32_t *keys, size_t n, gp_key_class c, int desc) {
+/* Encoding (core/key_codec.h) 16 keys at a time: float keys flip all bits when negative,
+ * else the sign bit; signed keys the sign bit; descending complements. */
+VS_TARGET static inline __m512i vs_enc(__m512i u, gp_key_class c, __m512i flip) {
+  const __m512i top = _mm512_set1_epi32(INT32_MIN);
+  if (c == GP_KEY_FLOAT) u = _mm512_xor_si512(u, _mm512_or_si512(_mm512_srai_epi32(u, 31), top));
+  else if (c == GP_KEY_SIGNED) u = _mm512_xor_si512(u, top);
+  return _mm512_xor_si512(u, flip);
+}
+VS_TARGET static inline __m512i vs_dec(__m512i k, gp_key_class c, __m512i flip) {
+  const __m512i top = _mm512_set1_epi32(INT32_MIN);
+  k = _mm512_xor_si512(k, flip);
+  if (c == GP_KEY_FLOAT) /* k ^ (top bit set ? top : all ones) */
+    return _mm512_xor_si512(k, _mm512_or_si512(_mm512_andnot_si512(_mm512_srai_epi32(k, 31),
+                                                                     _mm512_set1_epi32(-1)), top));
+  if (c == GP_KEY_SIGNED) return _mm512_xor_si512(k, top);
+  return k;
+}
+static inline __mmask16 vs_lanes(size_t i, size_t n) {
+  return i + VS <= n ? (__mmask16)0xFFFF : i < n ? (__mmask16)((1u << (n - i)) - 1u) : 0;
+}
+
+VS_TARGET void gp_cpu_vsort32(uint32_t *keys, size_t n, gp_key_class c, int desc) {
   _Alignas(64) uint32_t buf[GP_VSORT32_MAX];
   size_t p = VS;
   while (p < n) p <<= 1;
-  for (size_t i = 0; i < n; i++) buf[i] = gp_key32_enc(keys[i], c, desc);
-  for (size_t i = n; i < p; i++) buf[i] = UINT32_MAX; /* pads sort last */
+  const __m512i flip = _mm512_set1_epi32(desc ? -1 : 0), pad = _mm512_set1_epi32(-1);
+  for (size_t i = 0; i < p; i += VS) { /* pads (all ones) sort last */
+    const __mmask16 m = vs_lanes(i, n);
+    const __m512i u = vs_enc(_mm512_maskz_loadu_epi32(m, keys + i), c, flip);
+    _mm512_store_si512(buf + i, _mm512_mask_blend_epi32(m, pad, u));
+  }
   vs_sort_pow2(buf, p);
-  for (size_t i = 0; i < n; i++) keys[i] = gp_key32_dec(buf[i], c, desc);
+  for (size_t i = 0; i < n; i += VS)
+    _mm512_mask_storeu_epi32(keys + i, vs_lanes(i, n), vs_dec(_mm512_load_si512(buf + i), c, flip));
 }
 #else
 size_t gp_cpu_vsort32_max(void) { return 0; }
