@@ -3,7 +3,7 @@
  * array gets one parallel MSD pass with write-combined scatter into cache-sized buckets,
  * each then finished in one thread (LSD in cache, after further MSD splits when many
  * bits are left); small arrays and segments are such serial sorts run side by side
- * (runs of up to GP_VSORT32_MAX 4-byte keys alone: a vector network, cpu/vsort.h). The
+ * (short runs of keys alone: a vector network, cpu/vsort.h). The
  * one stable order makes the result independent of the thread count and equal to the
  * GPU radix sort's, bit for bit. The per-width code is radix_cpu_impl.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
@@ -311,8 +311,8 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
   }
   const rx_ops *ops = rx_ops_for(kb, vb);
   long long ns = (long long)nseg;
-  /* short runs of 4-byte keys alone: the vector network (cpu/vsort.h), same bits */
-  const size_t vmax = kb == 4 && vb == 0 ? gp_cpu_vsort32_max() : 0;
+  /* short runs of keys alone: the vector networks (cpu/vsort.h), same bits */
+  const size_t vmax = vb ? 0 : kb == 4 ? gp_cpu_vsort32_max() : gp_cpu_vsort64_max();
   if (longest_short > 1) {
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(wk.nthreads) schedule(dynamic, 1) if (wk.nthreads > 1 && nseg > 1)
@@ -322,7 +322,8 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
       size_t len = offs ? (size_t)(offs[i + 1] - offs[i]) : seg;
       if (len <= 1 || len > RX_CACHE_KEYS) continue;
       if (len <= vmax) {
-        gp_cpu_vsort32((uint32_t *)keys + off, len, c, desc);
+        if (kb == 4) gp_cpu_vsort32((uint32_t *)keys + off, len, c, desc);
+        else gp_cpu_vsort64((uint64_t *)keys + off, len, c, desc);
         continue;
       }
       int t = 0;

@@ -1,5 +1,5 @@
-/* Short runs of 4-byte keys sorted in vector registers (a bitonic network), for the
- * CPU backend's segment and row sorts of keys alone. */
+/* Short runs of 4- and 8-byte keys sorted in vector registers (a bitonic network), for
+ * the CPU backend's segment and row sorts of keys alone (vsort.c, vsort64.c). */
 #ifndef GP_CPU_VSORT_H
 #define GP_CPU_VSORT_H
 
@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* the longest run the vector sort takes */
+/* the longest runs the vector sorts take */
 #define GP_VSORT32_MAX 2048
+#define GP_VSORT64_MAX 1024
 
 /* The longest run gp_cpu_vsort32 takes on this CPU: GP_VSORT32_MAX with AVX-512F, else 0
  * (no vector sort: use the radix sort). */
@@ -18,5 +19,9 @@ size_t gp_cpu_vsort32_max(void);
 /* Sorts n <= gp_cpu_vsort32_max() raw 4-byte keys of class c in place, in the library's
  * order (descending when desc): the same bits as the stable radix sort. */
 void gp_cpu_vsort32(uint32_t *keys, size_t n, gp_key_class c, int desc);
+
+/* The same for 8-byte keys, n <= gp_cpu_vsort64_max() (GP_VSORT64_MAX or 0). */
+size_t gp_cpu_vsort64_max(void);
+void gp_cpu_vsort64(uint64_t *keys, size_t n, gp_key_class c, int desc);
 
 #endif
