@@ -1,5 +1,5 @@
 /* Short runs of 4- and 8-byte keys sorted in vector registers (a bitonic network), for
- * the CPU backend's segment and row sorts of keys alone (vsort.c, vsort64.c). */
+ * the CPU backend's segment and row sorts of keys alone (vsort.c, vsort_impl.h). */
 #ifndef GP_CPU_VSORT_H
 #define GP_CPU_VSORT_H
 
