@@ -115,19 +115,41 @@ GP_CPU_AVX512 static inline __mmask8 xs_too_big(__m512d s) {
   return _mm512_cmp_pd_mask(a, _mm512_set1_pd(GP_XS_F64_HEAD_MAX), _CMP_NLT_UQ);
 }
 
-/* F32: 16 inputs into the lanes (h0, h1), each inexact one to the accumulator. */
-GP_CPU_AVX512 static inline void f32_step(const float *x, __m512d *h0, __m512d *h1, int64_t *acc) {
-  const __m512d v0 = _mm512_cvtps_pd(_mm256_loadu_ps(x));
-  const __m512d v1 = _mm512_cvtps_pd(_mm256_loadu_ps(x + 8));
+/* The inputs as doubles, 8 from x[i] (F32 widened, exactly). */
+GP_CPU_AVX512 static inline __m512d xs_load8(const void *x, int f32, size_t i) {
+  return f32 ? _mm512_cvtps_pd(_mm256_loadu_ps((const float *)x + i))
+             : _mm512_loadu_pd((const double *)x + i);
+}
+static inline double xs_at(const void *x, int f32, size_t i) {
+  return f32 ? (double)((const float *)x)[i] : ((const double *)x)[i];
+}
+
+/* 16 inputs from x[i] into the lanes (h0, h1): the exact lanes (for F64 also keeping the
+ * head below GP_XS_F64_HEAD_MAX) take s; each other input goes on as the scalar code
+ * sends it: F32 to the accumulator, F64 through gp_xs_add2's low word first (h, l: the
+ * lanes in memory, for that). */
+GP_CPU_AVX512 static inline void xs_step(const void *x, int f32, size_t i, __m512d *h0,
+                                         __m512d *h1, double *h, double *l, int64_t *acc) {
   __m512d s0, s1;
-  const __mmask8 m0 = xs_inexact(*h0, v0, &s0), m1 = xs_inexact(*h1, v1, &s1);
-  *h0 = _mm512_mask_blend_pd(m0, s0, *h0); /* exact lanes take s */
-  *h1 = _mm512_mask_blend_pd(m1, s1, *h1);
-  if ((m0 | m1) == 0) return;
-  for (int c = 0; c < 8; c++) {
-    if ((m0 >> c) & 1) gp_xs_add_plain(acc, GP_XS_F32_LIMBS, GP_XS_F32_LSB, (double)x[c]);
-    if ((m1 >> c) & 1) gp_xs_add_plain(acc, GP_XS_F32_LIMBS, GP_XS_F32_LSB, (double)x[8 + c]);
+  __mmask8 m0 = xs_inexact(*h0, xs_load8(x, f32, i), &s0);
+  __mmask8 m1 = xs_inexact(*h1, xs_load8(x, f32, i + 8), &s1);
+  if (!f32) {
+    m0 |= xs_too_big(s0);
+    m1 |= xs_too_big(s1);
   }
+  *h0 = _mm512_mask_blend_pd(m0, s0, *h0);
+  *h1 = _mm512_mask_blend_pd(m1, s1, *h1);
+  const unsigned m = m0 | (unsigned)m1 << 8;
+  if (m == 0) return;
+  const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
+  _mm512_storeu_pd(h, *h0);
+  _mm512_storeu_pd(h + 8, *h1);
+  for (int c = 0; c < GP_XS_V; c++) {
+    const double v = xs_at(x, f32, i + (size_t)c);
+    if ((m >> c) & 1 && (f32 || !gp_xs_add2(&h[c], &l[c], v))) gp_xs_add_plain(acc, L, lsb, v);
+  }
+  *h0 = _mm512_loadu_pd(h);
+  *h1 = _mm512_loadu_pd(h + 8);
 }
 
 /* Runs of GP_XS_RUN steps are first taken as if every addition were exact, so the lanes'
@@ -135,79 +157,30 @@ GP_CPU_AVX512 static inline void f32_step(const float *x, __m512d *h0, __m512d *
  * on it); a run where one was not is redone from its start step by step. */
 #define GP_XS_RUN 16
 
-/* h[0..16) lanes; returns how many inputs it took (a multiple of 16). */
-GP_CPU_AVX512 static size_t chunk_f32_avx512(const float *x, size_t n, double *h, int64_t *acc) {
+/* The lanes (h, l)[0..16) over x[0..n); returns how many inputs they took (a multiple
+ * of 16). f32 is a constant at each call, so each width gets its own loop. */
+GP_CPU_AVX512 static inline size_t xs_lanes(const void *x, int f32, size_t n, double *h,
+                                            double *l, int64_t *acc) {
   __m512d h0 = _mm512_loadu_pd(h), h1 = _mm512_loadu_pd(h + 8);
   size_t i = 0;
   for (; i + GP_XS_V * GP_XS_RUN <= n; i += GP_XS_V * GP_XS_RUN) {
     const __m512d c0 = h0, c1 = h1;
     __mmask8 bad = 0;
-    for (int k = 0; k < GP_XS_RUN; k++) {
-      const float *p = x + i + (size_t)k * GP_XS_V;
+    for (size_t j = i; j < i + GP_XS_V * GP_XS_RUN; j += GP_XS_V) {
       __m512d s0, s1;
-      bad |= xs_inexact(h0, _mm512_cvtps_pd(_mm256_loadu_ps(p)), &s0);
-      bad |= xs_inexact(h1, _mm512_cvtps_pd(_mm256_loadu_ps(p + 8)), &s1);
+      bad |= xs_inexact(h0, xs_load8(x, f32, j), &s0);
+      bad |= xs_inexact(h1, xs_load8(x, f32, j + 8), &s1);
+      if (!f32) bad |= xs_too_big(s0) | xs_too_big(s1);
       h0 = s0;
       h1 = s1;
     }
     if (!bad) continue;
     h0 = c0;
     h1 = c1;
-    for (int k = 0; k < GP_XS_RUN; k++) f32_step(x + i + (size_t)k * GP_XS_V, &h0, &h1, acc);
+    for (size_t j = i; j < i + GP_XS_V * GP_XS_RUN; j += GP_XS_V)
+      xs_step(x, f32, j, &h0, &h1, h, l, acc);
   }
-  for (; i + GP_XS_V <= n; i += GP_XS_V) f32_step(x + i, &h0, &h1, acc);
-  _mm512_storeu_pd(h, h0);
-  _mm512_storeu_pd(h + 8, h1);
-  return i;
-}
-
-/* F64: 16 inputs into (h, l) lanes: the fast step (l unchanged) where exact and the head
- * stays below GP_XS_F64_HEAD_MAX, gp_xs_add2 (then the accumulator) for the others. */
-GP_CPU_AVX512 static inline __mmask16 f64_fast(const double *x, __m512d *h0, __m512d *h1) {
-  __m512d s0, s1;
-  __mmask8 m0 = xs_inexact(*h0, _mm512_loadu_pd(x), &s0);
-  __mmask8 m1 = xs_inexact(*h1, _mm512_loadu_pd(x + 8), &s1);
-  m0 |= xs_too_big(s0);
-  m1 |= xs_too_big(s1);
-  *h0 = _mm512_mask_blend_pd(m0, s0, *h0);
-  *h1 = _mm512_mask_blend_pd(m1, s1, *h1);
-  return (__mmask16)(m0 | (unsigned)m1 << 8);
-}
-GP_CPU_AVX512 static inline void f64_step(const double *x, __m512d *h0, __m512d *h1, double *h,
-                                          double *l, int64_t *acc) {
-  const __mmask16 m = f64_fast(x, h0, h1);
-  if (m == 0) return;
-  _mm512_storeu_pd(h, *h0);
-  _mm512_storeu_pd(h + 8, *h1);
-  for (int c = 0; c < GP_XS_V; c++)
-    if ((m >> c) & 1 && !gp_xs_add2(&h[c], &l[c], x[c]))
-      gp_xs_add_plain(acc, GP_XS_F64_LIMBS, GP_XS_F64_LSB, x[c]);
-  *h0 = _mm512_loadu_pd(h);
-  *h1 = _mm512_loadu_pd(h + 8);
-}
-
-/* (h, l)[0..16) lanes; returns how many inputs it took (a multiple of 16). */
-GP_CPU_AVX512 static size_t chunk_f64_avx512(const double *x, size_t n, double *h, double *l,
-                                             int64_t *acc) {
-  __m512d h0 = _mm512_loadu_pd(h), h1 = _mm512_loadu_pd(h + 8);
-  size_t i = 0;
-  for (; i + GP_XS_V * GP_XS_RUN <= n; i += GP_XS_V * GP_XS_RUN) {
-    const __m512d c0 = h0, c1 = h1;
-    __mmask8 bad = 0;
-    for (int k = 0; k < GP_XS_RUN; k++) {
-      const double *p = x + i + (size_t)k * GP_XS_V;
-      __m512d s0, s1;
-      bad |= xs_inexact(h0, _mm512_loadu_pd(p), &s0) | xs_too_big(s0);
-      bad |= xs_inexact(h1, _mm512_loadu_pd(p + 8), &s1) | xs_too_big(s1);
-      h0 = s0;
-      h1 = s1;
-    }
-    if (!bad) continue;
-    h0 = c0;
-    h1 = c1;
-    for (int k = 0; k < GP_XS_RUN; k++) f64_step(x + i + (size_t)k * GP_XS_V, &h0, &h1, h, l, acc);
-  }
-  for (; i + GP_XS_V <= n; i += GP_XS_V) f64_step(x + i, &h0, &h1, h, l, acc);
+  for (; i + GP_XS_V <= n; i += GP_XS_V) xs_step(x, f32, i, &h0, &h1, h, l, acc);
   _mm512_storeu_pd(h, h0);
   _mm512_storeu_pd(h + 8, h1);
   return i;
@@ -215,15 +188,14 @@ GP_CPU_AVX512 static size_t chunk_f64_avx512(const double *x, size_t n, double *
 
 /* One chunk with the vector lanes first, the scalar tail after; the lanes' expansions
  * go to the accumulator at the end, as in chunk_f32/chunk_f64. */
-static void chunk_avx512(gp_dtype type, const void *p, size_t n, int64_t *acc) {
+GP_CPU_AVX512 static void chunk_avx512(gp_dtype type, const void *p, size_t n, int64_t *acc) {
   double h[GP_XS_V], l[GP_XS_V];
   for (int c = 0; c < GP_XS_V; c++) h[c] = l[c] = -0.0;
   const int f32 = type == GP_F32;
   const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
-  size_t i = f32 ? chunk_f32_avx512((const float *)p, n, h, acc)
-                 : chunk_f64_avx512((const double *)p, n, h, l, acc);
+  size_t i = f32 ? xs_lanes(p, 1, n, h, l, acc) : xs_lanes(p, 0, n, h, l, acc);
   for (; i < n; i++) {
-    const double v = f32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+    const double v = xs_at(p, f32, i);
     if (!(f32 ? gp_xs_add1(&h[0], v) : gp_xs_add2(&h[0], &l[0], v)))
       gp_xs_add_plain(acc, L, lsb, v);
   }
