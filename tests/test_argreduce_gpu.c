@@ -12,14 +12,7 @@ static void *d_val;
 static uint64_t *d_idx;
 static size_t d_cap;
 
-#define CUDA_OK(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
+#include "cuda_check.h"
 
 static gp_status ac_run(gp_op op, gp_dtype t, const void *x, size_t n, void *value,
                         uint64_t *index) {

@@ -44,14 +44,7 @@ int main(void) {
 
 #define DCHECK_OK(d, call)                                                          \
   CHECK_REPORT_((call) == GP_OK, "%s failed: %s", #call, gp_dist_last_error(d))
-#define CUDA_OK(call)                                                               \
-  do {                                                                              \
-    cudaError_t e_ = (call);                                                        \
-    if (e_ != cudaSuccess) {                                                        \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                      \
-    }                                                                               \
-  } while (0)
+#include "cuda_check.h"
 
 /* ---- shards ----------------------------------------------------------------------- */
 enum { SH_EVEN, SH_FIRST, SH_LAST, SH_ONE, SH_CUBIC, SH_COUNT };

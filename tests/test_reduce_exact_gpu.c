@@ -14,14 +14,7 @@ static unsigned char *d_buf;
 static void *d_out;
 static size_t d_cap;
 
-#define CUDA_OK(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
+#include "cuda_check.h"
 
 static uint64_t out_bits(gp_dtype t, const void *p) {
   uint64_t u = 0;

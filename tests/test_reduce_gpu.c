@@ -23,14 +23,7 @@ static unsigned char *d_buf; /* device input buffer, 16-byte aligned (cudaMalloc
 static void *d_out;
 static size_t d_cap;
 
-#define CUDA_OK(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
+#include "cuda_check.h"
 
 /* where the GPU run reads its input and writes its output */
 enum { MEM_HOST, MEM_DEVICE, MEM_DEVICE_MISALIGNED, MEM_KINDS };

@@ -8,14 +8,7 @@
 
 static gp_context *gpu;
 
-#define CUDA_OK(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
+#include "cuda_check.h"
 
 /* the same call on device copies; its output must equal host_out */
 static void device_run(gp_op op, gp_dtype t, const void *in, size_t n, const uint64_t *offs,

@@ -7,14 +7,7 @@
 
 static gp_context *gpu, *cpu;
 
-#define CUDA_OK(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
+#include "cuda_check.h"
 
 static gp_status tk_run(gp_dtype t, const void *x, size_t n, size_t k, gp_order order,
                         void *values, uint64_t *indices) {
