@@ -67,23 +67,6 @@ VS_TARGET static inline __m512i vs_sort1_k32(__m512i x) {
   x = VS32_S(x, 2, 0xCCCC);
   return VS32_S(x, 1, 0xAAAA);
 }
-/* Encoding 16 keys at a time: float keys flip all bits when negative, else the sign
- * bit; signed keys the sign bit; descending complements. */
-VS_TARGET static inline __m512i vs_enc_k32(__m512i u, gp_key_class c, __m512i flip) {
-  const __m512i top = _mm512_set1_epi32(INT32_MIN);
-  if (c == GP_KEY_FLOAT) u = _mm512_xor_si512(u, _mm512_or_si512(_mm512_srai_epi32(u, 31), top));
-  else if (c == GP_KEY_SIGNED) u = _mm512_xor_si512(u, top);
-  return _mm512_xor_si512(u, flip);
-}
-VS_TARGET static inline __m512i vs_dec_k32(__m512i k, gp_key_class c, __m512i flip) {
-  const __m512i top = _mm512_set1_epi32(INT32_MIN);
-  k = _mm512_xor_si512(k, flip);
-  if (c == GP_KEY_FLOAT) /* k ^ (top bit set ? top : all ones) */
-    return _mm512_xor_si512(k, _mm512_or_si512(_mm512_andnot_si512(_mm512_srai_epi32(k, 31),
-                                                                     _mm512_set1_epi32(-1)), top));
-  if (c == GP_KEY_SIGNED) return _mm512_xor_si512(k, top);
-  return k;
-}
 
 #define VW(name) vs_##name##_k32
 #define VW_KT uint32_t
@@ -94,6 +77,8 @@ VS_TARGET static inline __m512i vs_dec_k32(__m512i k, gp_key_class c, __m512i fl
 #define VW_PERM _mm512_permutexvar_epi32
 #define VW_BLEND _mm512_mask_blend_epi32
 #define VW_SET1 _mm512_set1_epi32
+#define VW_SIGN(x) _mm512_srai_epi32(x, 31)
+#define VW_TOP INT32_MIN
 #define VW_MLOADZ _mm512_maskz_loadu_epi32
 #define VW_MSTORE _mm512_mask_storeu_epi32
 #define VW_REV _mm512_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -109,6 +94,8 @@ VS_TARGET static inline __m512i vs_dec_k32(__m512i k, gp_key_class c, __m512i fl
 #undef VW_PERM
 #undef VW_BLEND
 #undef VW_SET1
+#undef VW_SIGN
+#undef VW_TOP
 #undef VW_MLOADZ
 #undef VW_MSTORE
 #undef VW_REV
@@ -136,21 +123,6 @@ VS_TARGET static inline __m512i vs_sort1_k64(__m512i x) {
   x = VS64_S(x, 2, 0xCC);
   return VS64_S(x, 1, 0xAA);
 }
-VS_TARGET static inline __m512i vs_enc_k64(__m512i u, gp_key_class c, __m512i flip) {
-  const __m512i top = _mm512_set1_epi64(INT64_MIN);
-  if (c == GP_KEY_FLOAT) u = _mm512_xor_si512(u, _mm512_or_si512(_mm512_srai_epi64(u, 63), top));
-  else if (c == GP_KEY_SIGNED) u = _mm512_xor_si512(u, top);
-  return _mm512_xor_si512(u, flip);
-}
-VS_TARGET static inline __m512i vs_dec_k64(__m512i k, gp_key_class c, __m512i flip) {
-  const __m512i top = _mm512_set1_epi64(INT64_MIN);
-  k = _mm512_xor_si512(k, flip);
-  if (c == GP_KEY_FLOAT)
-    return _mm512_xor_si512(k, _mm512_or_si512(_mm512_andnot_si512(_mm512_srai_epi64(k, 63),
-                                                                     _mm512_set1_epi64(-1)), top));
-  if (c == GP_KEY_SIGNED) return _mm512_xor_si512(k, top);
-  return k;
-}
 
 #define VW(name) vs_##name##_k64
 #define VW_KT uint64_t
@@ -161,6 +133,8 @@ VS_TARGET static inline __m512i vs_dec_k64(__m512i k, gp_key_class c, __m512i fl
 #define VW_PERM _mm512_permutexvar_epi64
 #define VW_BLEND _mm512_mask_blend_epi64
 #define VW_SET1 _mm512_set1_epi64
+#define VW_SIGN(x) _mm512_srai_epi64(x, 63)
+#define VW_TOP INT64_MIN
 #define VW_MLOADZ _mm512_maskz_loadu_epi64
 #define VW_MSTORE _mm512_mask_storeu_epi64
 #define VW_REV _mm512_setr_epi64(7, 6, 5, 4, 3, 2, 1, 0)

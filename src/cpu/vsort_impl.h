@@ -2,9 +2,26 @@
  * the bitonic merges across vectors, and the driver that encodes, pads, sorts and
  * decodes a run. The width supplies VW(name) (a suffix), VW_KT (the key), VW_L (keys a
  * vector), VW_MASK, and VW_MIN / VW_MAX / VW_PERM / VW_BLEND / VW_SET1 / VW_MLOADZ /
- * VW_MSTORE (the lane-width intrinsics), VW_REV (lanes reversed), VW(sort1) and
- * VW(clean1) (a vector sorted, and a vector's half-cleaners), VW(enc) / VW(dec)
- * (core/key_codec.h's encoding a vector at a time), VW_MAX_N and VW_PUBLIC. */
+ * VW_MSTORE (the lane-width intrinsics), VW_SIGN (a lane's sign bit copied through it),
+ * VW_TOP (the sign bit), VW_REV (lanes reversed), VW(sort1) and VW(clean1) (a vector
+ * sorted, and a vector's half-cleaners), VW_MAX_N and VW_PUBLIC. */
+
+/* core/key_codec.h's encoding, a vector at a time: float keys flip all bits when
+ * negative, else the sign bit; signed keys the sign bit; descending complements. */
+VS_TARGET static inline __m512i VW(enc)(__m512i u, gp_key_class c, __m512i flip) {
+  const __m512i top = VW_SET1(VW_TOP);
+  if (c == GP_KEY_FLOAT) u = _mm512_xor_si512(u, _mm512_or_si512(VW_SIGN(u), top));
+  else if (c == GP_KEY_SIGNED) u = _mm512_xor_si512(u, top);
+  return _mm512_xor_si512(u, flip);
+}
+VS_TARGET static inline __m512i VW(dec)(__m512i k, gp_key_class c, __m512i flip) {
+  const __m512i top = VW_SET1(VW_TOP);
+  k = _mm512_xor_si512(k, flip);
+  if (c == GP_KEY_FLOAT) /* k ^ (sign bit set ? top : all ones) */
+    return _mm512_xor_si512(k, _mm512_or_si512(_mm512_andnot_si512(VW_SIGN(k), VW_SET1(-1)), top));
+  if (c == GP_KEY_SIGNED) return _mm512_xor_si512(k, top);
+  return k;
+}
 
 /* Compare-exchange of whole vectors (a keeps the smaller keys), and a flip: a meets b
  * in reversed lane order. */
