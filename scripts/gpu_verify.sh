@@ -6,11 +6,14 @@
 # sort, and the cost models against Nsight Compute (ncu). Logs go to $OUT. With carried
 # binaries (scripts/pack_gpubin.sh): tar xf gpubin.tar.xz && GP_BUILD_DIR=build ... Usage:
 # GP_CTEST_ARGS adds ctest options (e.g. -E cli_install where the build tree is absent).
-#   scripts/gpu_verify.sh [build] [test] [force] [sanitize] [dist] [large] [ncu]   (default: first four)
+# python: pytest alone with -rs, so the log shows every skip and its reason (CTest's
+# python_pytest only says passed); on the GPU machine no torch/CuPy/JAX test may skip.
+#   scripts/gpu_verify.sh [build] [test] [force] [python] [sanitize] [dist] [large] [ncu]
+#   (default: build test force python sanitize)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
-steps=${*:-build test force sanitize}
+steps=${*:-build test force python sanitize}
 has() { [[ " $steps " == *" $1 "* ]]; }
 T0=$SECONDS
 stamp() { echo "[$((SECONDS - T0))s] $*" | tee -a "$OUT/summary.txt"; }
@@ -36,6 +39,16 @@ if has force; then
     --output-on-failure --timeout 200 >"$OUT/ctest_sm80.log" 2>&1
   echo "ctest FORCE_ARCH=80: exit $?" | tee -a "$OUT/summary.txt"
   grep -E "tests passed|Skipped|Failed|\*\*\*" "$OUT/ctest_sm80.log" | tee -a "$OUT/summary.txt"
+fi
+if has python; then
+  stamp python
+  lib=$(realpath "$B")/libgpuprims.so
+  (cd python && GPUPRIMS_LIBRARY=$lib PYTHONPATH=. timeout 300 python3 -m pytest -q -rs \
+     -p no:cacheprovider --doctest-modules gpuprims tests) >"$OUT/pytest.log" 2>&1
+  echo "pytest: exit $? ($(tail -1 "$OUT/pytest.log"))" | tee -a "$OUT/summary.txt"
+  skips=$(grep -c '^SKIPPED' "$OUT/pytest.log")
+  [ "$skips" = 0 ] || echo "pytest: $skips kinds of skip (a GPU run must skip none): see pytest.log" |
+    tee -a "$OUT/summary.txt"
 fi
 if has sanitize; then
   stamp sanitize
