@@ -626,14 +626,27 @@ static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblock
   return GP_OK;
 }
 
-/* Segments of up to one tile, by size class: counts[0] of 2 .. 32 keys (a warp each),
- * counts[1] up to the small block, counts[2] up to the tile (a block each). A class
- * with segments gets a grid over all segments (blocks skip the other classes' ones). */
+/* The size classes of segments: RX_WARP of 2 .. 32 keys (a warp each), RX_SMALL up to
+ * the small block, RX_MID up to the middle block, RX_TILE up to the one-sweep tile (a
+ * block each), RX_LARGE above a tile (the device-wide sort). */
+enum { RX_WARP, RX_SMALL, RX_MID, RX_TILE, RX_LARGE, RX_NCLASS };
+constexpr unsigned RX_SMALL_MAX = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
+constexpr unsigned RX_MID_MAX = GP_RX_MID_THREADS * GP_RX_MID_ITEMS;
+static_assert(RX_SMALL_MAX > 32 && RX_MID_MAX > RX_SMALL_MAX, "size classes must grow");
+static_assert(RX_MID_MAX < (unsigned)GP_RX_THREADS * GP_RX_ITEMS8, "the middle block is below a tile");
+static_assert(sizeof(((gp_cuda_seg_summary *)0)->counts) == RX_NCLASS * sizeof(uint64_t),
+              "gp_cuda_seg_summary.counts: one per size class");
+
+template <typename K> __host__ __device__ static int rx_class(u64 size) {
+  return size <= 32 ? RX_WARP : size <= RX_SMALL_MAX ? RX_SMALL : size <= RX_MID_MAX ? RX_MID
+         : size <= rx_tile<K>() ? RX_TILE : RX_LARGE;
+}
+
+/* Segments of up to one tile: a launch per size class with segments, each a grid over
+ * all segments (blocks skip the other classes' ones). */
 template <typename K, typename V, bool PV>
-static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const u64 counts[3]) {
-  constexpr unsigned SMALL = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
-  static_assert(SMALL > 32, "the small block takes the segments above a warp's 32 keys");
-  if (counts[0]) {
+static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t counts[RX_NCLASS]) {
+  if (counts[RX_WARP]) {
     const u64 per = GP_RX_WARP_THREADS / 32;
     u64 blocks = (a.nseg + per - 1) / per;
     if (blocks > (1u << 30)) blocks = 1u << 30;
@@ -641,17 +654,17 @@ static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const u64 count
     GP_LAUNCH_CHECK(ctx, "rx_warpsort", blocks, GP_RX_WARP_THREADS, 0);
   }
   a.min_size = 33;
-  a.max_size = SMALL;
-  gp_status s = rx_launch_seg<GP_RX_SMALL_THREADS, GP_RX_SMALL_ITEMS, K, V, PV>(ctx, a, counts[1] ? a.nseg : 0);
+  a.max_size = RX_SMALL_MAX;
+  gp_status s = rx_launch_seg<GP_RX_SMALL_THREADS, GP_RX_SMALL_ITEMS, K, V, PV>(
+      ctx, a, counts[RX_SMALL] ? a.nseg : 0);
   if (s) return s;
-  a.min_size = SMALL + 1;
+  a.min_size = RX_SMALL_MAX + 1;
+  a.max_size = RX_MID_MAX;
+  s = rx_launch_seg<GP_RX_MID_THREADS, GP_RX_MID_ITEMS, K, V, PV>(ctx, a, counts[RX_MID] ? a.nseg : 0);
+  if (s) return s;
+  a.min_size = RX_MID_MAX + 1;
   a.max_size = rx_tile<K>();
-  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, counts[2] ? a.nseg : 0);
-}
-
-/* The size class of a segment for rx_seg_launches: 0, 1, 2, or 3 (above a tile). */
-template <typename K> __host__ __device__ static int rx_class(u64 size) {
-  return size <= 32 ? 0 : size <= GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS ? 1 : size <= rx_tile<K>() ? 2 : 3;
+  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, counts[RX_TILE] ? a.nseg : 0);
 }
 
 /* The one-sweep passes, a launch per digit. */
@@ -731,7 +744,7 @@ static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *value
   const gp_key_class kind = gp_key_class_of(kt);
   if (rx_fits_block(sizeof(K), n)) {
     rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc};
-    u64 counts[3] = {0, 0, 0};
+    uint64_t counts[RX_NCLASS] = {0};
     counts[rx_class<K>(n)] = 1;
     return rx_seg_launches<K, V, PV>(ctx, a, counts);
   }
@@ -758,7 +771,7 @@ static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, vo
   const gp_key_class kind = gp_key_class_of(kt);
   if (rx_fits_block(sizeof(K), n)) {
     rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc};
-    u64 counts[3] = {0, 0, 0};
+    uint64_t counts[RX_NCLASS] = {0};
     counts[rx_class<K>(n)] = 1;
     return rx_seg_launches<K, V, true>(ctx, a, counts);
   }
@@ -791,7 +804,7 @@ extern "C" gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype kt, const v
 struct rx_summary {
   u64 first_bad; /* set to all ones before the launch */
   u64 n;
-  u64 counts[4];
+  u64 counts[RX_NCLASS];
   u64 max_large;
   u64 nlarge;
 };
@@ -809,7 +822,7 @@ rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
       const u64 b = off[i], e = off[i + 1];
       if (e < b) atomicMin(&s->first_bad, i);
       else if (e - b >= 2) cls = rx_class<K>(e - b);
-      if (cls == 3) {
+      if (cls == RX_LARGE) {
         const u64 j = atomicAdd(&s->nlarge, 1ull);
         large[2 * j] = b;
         large[2 * j + 1] = e;
@@ -818,7 +831,7 @@ rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
     }
     /* one atomic per warp and class */
 #pragma unroll
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < RX_NCLASS; c++) {
       const unsigned m = __ballot_sync(0xFFFFFFFFu, cls == c);
       if (lane == 0 && m) atomicAdd(&s->counts[c], (u64)__popc(m));
     }
@@ -839,7 +852,7 @@ static void rx_summary_from_host(size_t kb, const uint64_t *off, size_t nseg,
     if (e - b < 2) continue;
     const int c = kb == 4 ? rx_class<uint32_t>(e - b) : rx_class<u64>(e - b);
     sum->counts[c]++;
-    if (c == 3) {
+    if (c == RX_LARGE) {
       if (large) {
         large[2 * sum->nlarge] = b;
         large[2 * sum->nlarge + 1] = e;
@@ -891,7 +904,7 @@ extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
   const rx_summary *h = (const rx_summary *)pin;
   sum->first_bad = h->first_bad;
   sum->n = h->n;
-  for (int c = 0; c < 4; c++) sum->counts[c] = h->counts[c];
+  for (int c = 0; c < RX_NCLASS; c++) sum->counts[c] = h->counts[c];
   sum->max_large = h->max_large;
   sum->nlarge = h->nlarge;
   if (sum->first_bad == UINT64_MAX && sum->nlarge) {
@@ -920,8 +933,7 @@ static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *v
                                const uint64_t *large, int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
   rx_seg_args a = {keys, values, keys, values, (const u64 *)d_off, nseg, 0, 0, 0, kind, desc};
-  const u64 counts[3] = {sum->counts[0], sum->counts[1], sum->counts[2]};
-  gp_status s = rx_seg_launches<K, V, PV>(ctx, a, counts);
+  gp_status s = rx_seg_launches<K, V, PV>(ctx, a, sum->counts);
   if (s) return s;
   for (u64 i = 0; i < sum->nlarge; i++) {
     const u64 b = large[2 * i], sz = large[2 * i + 1] - b;
