@@ -87,10 +87,13 @@ static int make_shards(shards *s, int g, const void *src, size_t n, size_t es) {
   }
   return 0;
 }
+/* (a device-to-device cudaMemcpy returns before the copy is done: wait for it, or the
+   timed call that follows would include it) */
 static int restore(shards *s, size_t es) {
   for (int i = 0; i < s->g; i++) {
     CU(cudaSetDevice(i));
     CU(cudaMemcpy(s->cur[i], s->orig[i], s->cnt[i] * es, cudaMemcpyDeviceToDevice));
+    CU(cudaDeviceSynchronize());
   }
   return 0;
 }
@@ -105,7 +108,7 @@ static void free_shards(shards *s) {
 static int bench_sort(gp_dist *d, gp_context *c0, int g, size_t n, int samples) {
   const size_t bytes = n * 4;
   void *orig, *keys, *out;
-  double t[64], t1, tc, tg;
+  double t[64], t1, tc, tg = 0;
   CU(cudaSetDevice(0));
   CU(cudaMalloc(&orig, bytes));
   CU(cudaMalloc(&keys, bytes));
@@ -113,6 +116,7 @@ static int bench_sort(gp_dist *d, gp_context *c0, int g, size_t n, int samples) 
   CU(cudaDeviceSynchronize());
   for (int k = 0; k < samples; k++) { /* one GPU: gp_sort */
     CU(cudaMemcpy(keys, orig, bytes, cudaMemcpyDeviceToDevice));
+    CU(cudaDeviceSynchronize());
     double a = now();
     GPC(c0, gp_sort(c0, GP_U32, keys, n, GP_ASCENDING, GP_SORT_AUTO));
     GPC(c0, gp_synchronize(c0));
@@ -134,13 +138,21 @@ static int bench_sort(gp_dist *d, gp_context *c0, int g, size_t n, int samples) 
   CU(cudaFree(out));
   shards s;
   if (make_shards(&s, g, orig, n, 4)) return 1;
-  for (int k = 0; k < samples; k++) {
-    if (restore(&s, 4)) return 1;
-    double a = now();
-    GP(d, gp_dist_sort(d, GP_U32, s.cur, s.cnt, GP_ASCENDING));
-    t[k] = now() - a;
+  /* each path of gp_dist_sort (GPUPRIMS_DIST_SORT), the default last: its output is checked */
+  static const char *paths[] = {"exact", "partition", NULL};
+  double tp[2];
+  for (int p = 0; p < 3; p++) {
+    if (paths[p]) setenv("GPUPRIMS_DIST_SORT", paths[p], 1);
+    else unsetenv("GPUPRIMS_DIST_SORT");
+    for (int k = 0; k < samples; k++) {
+      if (restore(&s, 4)) return 1;
+      double a = now();
+      GP(d, gp_dist_sort(d, GP_U32, s.cur, s.cnt, GP_ASCENDING));
+      t[k] = now() - a;
+    }
+    if (paths[p]) tp[p] = median(t, samples);
+    else tg = median(t, samples);
   }
-  tg = median(t, samples);
   /* check: the shards equal one GPU's sorted keys cut at the same counts */
   uint32_t *h1 = malloc(bytes), *hg = malloc(bytes);
   if (!h1 || !hg) return fprintf(stderr, "gpuprims bench dist: no host memory to check\n"), 1;
@@ -157,6 +169,8 @@ static int bench_sort(gp_dist *d, gp_context *c0, int g, size_t n, int samples) 
   CU(cudaFree(orig));
   row("sort u32: gp_sort", 1, n, t1, t1);
   row("sort u32: cub SortKeys", 1, n, tc, t1);
+  row("sort u32: dist, exact path", g, n, tp[0], t1);
+  row("sort u32: dist, partition", g, n, tp[1], t1);
   row("sort u32: gp_dist_sort", g, n, tg, t1);
   printf("%-28s vs CUB one GPU: %.2fx; shards equal one GPU's sort: %s\n", "", tc / tg,
          same ? "yes" : "NO");

@@ -10,7 +10,8 @@
 #   procs2.log      test_dist_gpu procs2: two processes (ncclCommInitRank), bad-arg ranks
 #   exact_gpu.log   test_reduce_exact_gpu (its kernel gained the accumulator output)
 #   cli_gpus.log    tests/cli_gpus.sh: gpuprims sort/reduce --gpus 2|all == one GPU's bytes
-#   bench_dist.txt  gpuprims bench dist: 2^31 u32 sort and f32 sum, 2 GPUs vs 1
+#   bench_dist.txt  gpuprims bench dist: 2^31 u32 sort (both paths) and f32 sum, 2 GPUs vs 1
+#   bench_dist24.txt, bench_dist28.txt: the same at 2^24 and 2^28
 #   bench_big.txt   gpuprims bench dist --big: 2^34 u32 keys (64 GiB) over 2 GPUs
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
@@ -66,7 +67,9 @@ if [ -x $B/test_dist_gpu ]; then
   step "test_dist_gpu procs2" 120 procs2.log $B/test_dist_gpu procs2
   step "test_reduce_exact_gpu" 90 exact_gpu.log $B/test_reduce_exact_gpu
   step "cli_gpus (--gpus 2|all)" 150 cli_gpus.log bash tests/cli_gpus.sh $B/gpuprims .
-  step "bench dist 2^31" 120 bench_dist.txt $B/gpuprims bench dist --log2n 31 --gpus 2 --samples 5
+  step "bench dist 2^31" 150 bench_dist.txt $B/gpuprims bench dist --log2n 31 --gpus 2 --samples 5
+  step "bench dist 2^24" 60 bench_dist24.txt $B/gpuprims bench dist --log2n 24 --gpus 2 --samples 9
+  step "bench dist 2^28" 90 bench_dist28.txt $B/gpuprims bench dist --log2n 28 --gpus 2 --samples 7
   step "bench dist --big 2^34" 150 bench_big.txt $B/gpuprims bench dist --big --log2n 34 --gpus 2
 else
   SUMMARY+=("tests and benchmarks: NOT RUN (no build; see build.log)")
