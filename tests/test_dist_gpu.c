@@ -1,7 +1,8 @@
 /* gp_dist_* on real GPUs through NCCL: every result compared bit for bit with one GPU's
  * gp_sort / gp_sort_pairs / gp_reduce over the concatenated shards.
  *   test_dist_gpu p1      one GPU through gp_dist_create_local(1): exactly gp_sort/gp_reduce
- *   test_dist_gpu local2  one process driving GPUs 0 and 1 (ncclCommInitAll)
+ *   test_dist_gpu local2  one process driving GPUs 0 and 1 (ncclCommInitAll); the sorts
+ *                         once by default and once with GPUPRIMS_DIST_SORT=partition
  *   test_dist_gpu procs2  two processes, one GPU each (ncclGetUniqueId through a file,
  *                         ncclCommInitRank, gp_dist_create_comm), killed after
  *                         $GP_TEST_DIST_LIMIT seconds (300), including a bad argument on
@@ -284,6 +285,16 @@ static int run_local(int p) {
   w.ref = gp_dist_context(w.d, 0);
   w.ref_dev = 0;
   run_matrix(&w);
+  if (p > 1) {
+    /* keys alone again through the partition path (by default only from 2^22 keys), and
+       one sort that large by default */
+    setenv("GPUPRIMS_DIST_SORT", "partition", 1);
+    run_matrix(&w);
+    unsetenv("GPUPRIMS_DIST_SORT");
+    for (int how = 0; how < SH_COUNT; how++)
+      run_sort(&w, how % 2 ? GP_F32 : GP_U64, -1, SC_RANDOM, ((size_t)1 << 22) + 17, how,
+               (gp_order)(how % 2));
+  }
   run_bad_local(&w);
   gp_dist_destroy(w.d);
   return 0;
@@ -341,6 +352,12 @@ static int child(int rank, int p, const char *idfile) {
     run_reduce(&w, GP_SUM, GP_F64, SC_RANDOM, big, how);
     run_reduce(&w, GP_MIN, GP_F32, SC_SPECIAL, 70001, how);
     run_reduce(&w, GP_SUM, GP_I32, SC_RANDOM, big, how);
+    /* keys alone through the partition path: by default from 2^22 keys, and forced */
+    run_sort(&w, GP_I32, -1, SC_FEW, ((size_t)1 << 22) + 3, how, GP_DESCENDING);
+    setenv("GPUPRIMS_DIST_SORT", "partition", 1);
+    run_sort(&w, GP_F64, -1, SC_SPECIAL, 70001, how, GP_ASCENDING);
+    run_sort(&w, GP_U32, -1, SC_EQUAL, big, how, GP_DESCENDING);
+    unsetenv("GPUPRIMS_DIST_SORT");
   }
   /* rank 1 passes host memory: both ranks fail, neither hangs, rank 0 names rank 1 */
   uint32_t host[4] = {4, 3, 2, 1};

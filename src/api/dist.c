@@ -257,6 +257,47 @@ static gp_status local_sort(gp_dist *d, int i, gp_dtype kt, void *keys, int vt, 
 }
 #endif
 
+#if GP_HAVE_NCCL
+/* Which path gp_dist_sort takes: GPUPRIMS_DIST_SORT=exact or =partition forces one (for
+   tests and measurements); by default keys alone of at least GP_DIST_PSORT_MIN keys in all
+   take the partition path, everything else the exact one. The choice is part of the
+   call's signature, so ranks started with different settings fail instead of hanging.
+   Until the partition path has run on two GPUs the default stays exact (UINT64_MAX). */
+#define GP_DIST_PSORT_MIN UINT64_MAX
+enum { PATH_AUTO, PATH_EXACT, PATH_PARTITION };
+static unsigned path_setting(void) {
+  const char *e = getenv("GPUPRIMS_DIST_SORT");
+  if (!e) return PATH_AUTO;
+  if (strcmp(e, "exact") == 0) return PATH_EXACT;
+  if (strcmp(e, "partition") == 0) return PATH_PARTITION;
+  return PATH_AUTO;
+}
+
+/* The partition path when it applies and every rank has its workspace: GP_OK with *done
+   set when it sorted, GP_OK with *done clear to go the exact way (keys untouched). */
+static gp_status try_partition(gp_dist *d, call_state *c, gp_dtype kt, void *const *keys,
+                               int desc, uint64_t sig, int *done) {
+  *done = 0;
+  for (int i = 0; i < d->nlocal; i++) {
+    gp_status s = gp_dist_device(d, i);
+    if (s != GP_OK) return s;
+    gp_ws_layout l = {gp_dist_psort_ws_bytes(d->ctx[i], kt, d->nranks, c->cnt[i], c->all_n)};
+    c->st[i] = gp_ws_reserve(d->ctx[i], &l, &c->ws[i]);
+  }
+  /* a rank short of memory sends everyone the exact way, which needs less */
+  gp_status s = gp_dist_agree(d, c->st, c->cnt, sig, 0, c->all_n);
+  if (s == GP_ERR_OUT_OF_MEMORY) {
+    for (int i = 0; i < d->nlocal; i++) c->st[i] = GP_OK;
+    return GP_OK;
+  }
+  if (s != GP_OK) return s;
+  int fell_back = 0;
+  s = gp_dist_psort(d, kt, keys, c->all_n, desc, c->ws, &fell_back);
+  *done = s != GP_OK || !fell_back;
+  return s;
+}
+#endif
+
 static gp_status sort_common(gp_dist *d, gp_dtype kt, void *const *keys, int vt,
                              void *const *values, const size_t *n, gp_order order) {
   gp_status s = usable(d);
@@ -268,8 +309,20 @@ static gp_status sort_common(gp_dist *d, gp_dtype kt, void *const *keys, int vt,
     c.st[i] = check_sort(d, i, kt, keys, vt, values, n, order);
     c.cnt[i] = c.st[i] == GP_OK ? n[i] : 0;
   }
-  const uint64_t sig = gp_dist_signature(2, (unsigned)order, (unsigned)kt, (unsigned)(vt + 1));
+  const unsigned path = path_setting();
+  const uint64_t sig = gp_dist_signature(2, (unsigned)order, (unsigned)kt, (unsigned)(vt + 1)) |
+                       (uint64_t)path << 32;
   if ((s = gp_dist_agree(d, c.st, c.cnt, sig, 0, c.all_n)) != GP_OK) return end(&c, s);
+  const int vb = vt < 0 ? 0 : (int)gp_dtype_size((gp_dtype)vt);
+  uint64_t total = 0;
+  for (int r = 0; r < d->nranks; r++) total += c.all_n[r];
+  if (path != PATH_EXACT && gp_dist_psort_possible(d->nranks, vb) &&
+      (path == PATH_PARTITION || total >= GP_DIST_PSORT_MIN)) {
+    int done = 0;
+    s = try_partition(d, &c, kt, keys, order == GP_DESCENDING, sig, &done);
+    if (s != GP_OK || done) return end(&c, s);
+    d->error[0] = '\0';
+  }
   for (int i = 0; i < d->nlocal; i++) {
     if ((s = gp_dist_device(d, i)) != GP_OK) return end(&c, s);
     c.st[i] = local_sort(d, i, kt, keys[i], vt, vt < 0 ? NULL : values[i], c.cnt[i], order,
@@ -281,7 +334,6 @@ static gp_status sort_common(gp_dist *d, gp_dtype kt, void *const *keys, int vt,
   }
   /* a local failure (out of memory, ...) must reach the other ranks before they exchange */
   if ((s = gp_dist_agree(d, c.st, c.cnt, sig, 0, c.all_n)) != GP_OK) return end(&c, s);
-  const int vb = vt < 0 ? 0 : (int)gp_dtype_size((gp_dtype)vt);
   s = gp_dist_sort_exchange(d, kt, vb, keys, values, c.all_n, order == GP_DESCENDING, c.ws);
   return end(&c, s);
 #else

@@ -59,10 +59,11 @@ static gp_status load(gp_dist *d) {
 static gp_status alloc_arrays(gp_dist *d, int nlocal) {
   d->nlocal = nlocal;
   d->ctx = calloc((size_t)nlocal, sizeof *d->ctx);
+  d->aux = calloc((size_t)nlocal, sizeof *d->aux);
   d->comm = calloc((size_t)nlocal, sizeof *d->comm);
   d->small = calloc((size_t)nlocal, sizeof *d->small);
   d->gathered = calloc((size_t)nlocal, sizeof *d->gathered);
-  if (!d->ctx || !d->comm || !d->small || !d->gathered)
+  if (!d->ctx || !d->aux || !d->comm || !d->small || !d->gathered)
     return gp_dist_fail(d, GP_ERR_OUT_OF_MEMORY, "out of host memory for %d GPU entries", nlocal);
   return GP_OK;
 }
@@ -166,6 +167,11 @@ void gp_dist_release(gp_dist *d) {
   for (int i = 0; i < d->nlocal; i++) {
     if (d->ctx && d->ctx[i]) (void)cudaSetDevice(d->ctx[i]->device);
     if (d->small && d->small[i]) (void)cudaFree(d->small[i]);
+    if (d->aux && d->aux[i]) {
+      void *st = d->aux[i]->stream;
+      gp_destroy(d->aux[i]);
+      if (st) (void)cudaStreamDestroy((cudaStream_t)st);
+    }
     if (!d->owns) continue;
     if (d->comm[i]) (void)d->nccl->comm_destroy((ncclComm_t)d->comm[i]);
     if (d->ctx[i]) {
@@ -177,11 +183,13 @@ void gp_dist_release(gp_dist *d) {
   (void)cudaGetLastError();
   (void)cudaSetDevice(prev);
   free(d->ctx);
+  free(d->aux);
   free(d->comm);
   free(d->small);
   free(d->gathered);
   free(d->host);
   d->ctx = NULL;
+  d->aux = NULL;
   d->comm = NULL;
   d->small = NULL;
   d->gathered = NULL;

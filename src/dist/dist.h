@@ -24,6 +24,8 @@ struct gp_dist {
   int broken;           /* a communicator was aborted: every call fails */
   const struct gp_nccl_lib *nccl;
   gp_context **ctx;     /* [nlocal] */
+  gp_context **aux;     /* [nlocal] helper contexts (own low-priority streams), made on
+                           first need by the sort's partition path; always ours */
   void **comm;          /* [nlocal] ncclComm_t */
   void **small;         /* [nlocal] device buffers: this rank's record, then ... */
   void **gathered;      /* [nlocal] ... every rank's record (small[i] + one record) */

@@ -17,4 +17,17 @@ gp_status gp_dist_sort_exchange(gp_dist *d, gp_dtype key_type, int vb, void *con
                                 void *const *values, const uint64_t *all_n, int desc,
                                 void *const *ws);
 
+/* The partition path (src/dist/dist_psort.c): keys alone over 2 .. 65 ranks; the exchange
+ * overlaps the sort of the rank's own bucket. gp_dist_psort_possible says whether it
+ * applies; gp_dist_psort_ws_bytes is local entry i's workspace (n its count, all_n every
+ * rank's); gp_dist_psort sorts the unsorted shards keys[i] (ws[i] each) so that each
+ * holds its slice of the global order, same count. When the sampled buckets would
+ * exceed a rank's receive capacity (the same decision on every rank) it sets *fell_back,
+ * returns GP_OK and leaves the keys untouched: sort them by the exact path instead. */
+int gp_dist_psort_possible(int nranks, int vb);
+size_t gp_dist_psort_ws_bytes(gp_context *ctx, gp_dtype key_type, int nranks, size_t n,
+                              const uint64_t *all_n);
+gp_status gp_dist_psort(gp_dist *d, gp_dtype key_type, void *const *keys, const uint64_t *all_n,
+                        int desc, void *const *ws, int *fell_back);
+
 #endif

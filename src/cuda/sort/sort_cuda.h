@@ -81,6 +81,26 @@ gp_status gp_cuda_split_pick(gp_context *ctx, uint64_t *cur, const uint64_t *tgt
 gp_status gp_cuda_split_final(gp_context *ctx, gp_dtype key_type, const void *keys, size_t n,
                               int desc, const uint64_t *cur, unsigned nb, uint64_t *fin);
 
+/* The partition path of gp_dist_sort (dist_part.cu), keys alone. gp_cuda_dist_sample
+ * writes `slots` samples of the n keys (global positions gbase ..): slot j < s the
+ * encoded key and global position at a pseudo-random place of the j-th of s equal
+ * strata, slots s .. (~0, ~0). gp_cuda_dist_partition scatters the n keys into out by
+ * bucket: bucket b holds the keys whose (encoded key, global position) is at or above
+ * splitter b - 1 and below splitter b, splitter i being the sorted sample (skey, spos,
+ * `total` of them) at index pick[i] (host array of nranks - 1; >= total: +infinity).
+ * Buckets lie in rank order with bucket `me` moved last; bucket_counts (device, nranks)
+ * gets their sizes in rank order; scratch holds gp_cuda_dist_partition_scratch bytes.
+ * 2 .. 65 ranks. */
+gp_status gp_cuda_dist_sample(gp_context *ctx, gp_dtype key_type, const void *keys, size_t n,
+                              size_t s, size_t slots, uint64_t gbase, int desc, uint64_t *skey,
+                              uint64_t *spos);
+size_t gp_cuda_dist_partition_scratch(gp_context *ctx, int nranks, size_t n);
+gp_status gp_cuda_dist_partition(gp_context *ctx, gp_dtype key_type, const void *keys, size_t n,
+                                 uint64_t gbase, int desc, int nranks, int me,
+                                 const uint64_t *skey, const uint64_t *spos, size_t total,
+                                 const uint64_t *pick, void *out, uint64_t *bucket_counts,
+                                 void *scratch);
+
 /* Stable merge (merge.cu) of the sorted runs src[0, na) and src[na, na + nb) into dst
  * (not overlapping src); values of value_bytes (0, 4 or 8) move along (vsrc -> vdst);
  * ties take the first run. scratch: gp_cuda_merge_scratch(na + nb) bytes. */
