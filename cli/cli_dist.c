@@ -1,7 +1,8 @@
 /* --gpus N|all: the array a command loaded into host memory, cut into g contiguous shards
  * (n / g elements each, the first n % g one more), one on each GPU of this process
  * (gp_dist_create_local: GPU i holds entry i), and sorted or reduced there by
- * gp_dist_sort / gp_dist_reduce. The public API allocates no device memory, so the shards
+ * gp_dist_sort / gp_dist_reduce. --dist-file PATH: this process is one rank started by a
+ * launcher (gp_dist_create_file), its file the rank's shard, on GPU LOCAL_RANK. The public API allocates no device memory, so the shards
  * are placed with the CUDA runtime, which the command links through the static library
  * (as the bench suites do). Without CUDA there is no gp_dist to reach: the library's
  * gp_dist_create_local says so, and that message is what the user sees. */
@@ -31,13 +32,19 @@ int cli_parse_gpus(const char *cmd, const char *s, int *ngpus) {
   return 0;
 }
 
-/* gp_dist_create_local failed (no NCCL, no GPU, fewer GPUs than asked): its words. */
-static int create_failed(const char *cmd, int ngpus, gp_status s, const gp_dist *d) {
+/* gp_dist_create_* failed (no NCCL, no GPU, fewer GPUs than asked, no launcher): its words. */
+static int create_failed(const char *cmd, const cli_dist_target *t, gp_status s, const gp_dist *d) {
+  const char *why = d ? gp_dist_last_error(d) : "out of host memory";
+  if (t->id_file) {
+    cli_error(cmd, "--dist-file: cannot join the other ranks through NCCL (%s): %s",
+              gp_status_string(s), why);
+    return 0;
+  }
   char asked[32];
-  if (ngpus > 0) snprintf(asked, sizeof asked, "%d", ngpus);
+  if (t->gpus > 0) snprintf(asked, sizeof asked, "%d", t->gpus);
   else snprintf(asked, sizeof asked, "all");
   cli_error(cmd, "--gpus %s: cannot drive the GPUs through NCCL (%s): %s", asked,
-            gp_status_string(s), d ? gp_dist_last_error(d) : "out of host memory");
+            gp_status_string(s), why);
   return 0;
 }
 
@@ -46,6 +53,7 @@ static int create_failed(const char *cmd, int ngpus, gp_status s, const gp_dist 
 typedef struct shards {
   gp_dist *d;
   int g;
+  int gpu0;  /* GPU of entry 0: 0, or this rank's LOCAL_RANK (--dist-file); entry i on gpu0 + i */
   size_t es; /* bytes per element */
   size_t *cnt;
   void **dev;
@@ -64,26 +72,33 @@ static int upload(const char *cmd, shards *s, int i, const void *host) {
   char what[64];
   snprintf(what, sizeof what, "cudaMalloc of %zu bytes for its shard", bytes);
   void *p = NULL;
-  if (!cuda_ok(cmd, i, cudaSetDevice(i), "cudaSetDevice") ||
-      !cuda_ok(cmd, i, cudaMalloc(&p, bytes), what))
+  const int gpu = s->gpu0 + i;
+  if (!cuda_ok(cmd, gpu, cudaSetDevice(gpu), "cudaSetDevice") ||
+      !cuda_ok(cmd, gpu, cudaMalloc(&p, bytes), what))
     return 0;
   s->dev[i] = p; /* only memory that was allocated is freed */
-  return cuda_ok(cmd, i, cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice),
+  return cuda_ok(cmd, gpu, cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice),
                  "copying its shard to the GPU");
 }
 
 /* Shard i (cnt[i] > 0 elements) from GPU i back to host. */
 static int download(const char *cmd, const shards *s, int i, void *host) {
-  return cuda_ok(cmd, i, cudaSetDevice(i), "cudaSetDevice") &&
-         cuda_ok(cmd, i, cudaMemcpy(host, s->dev[i], s->cnt[i] * s->es, cudaMemcpyDeviceToHost),
+  const int gpu = s->gpu0 + i;
+  return cuda_ok(cmd, gpu, cudaSetDevice(gpu), "cudaSetDevice") &&
+         cuda_ok(cmd, gpu, cudaMemcpy(host, s->dev[i], s->cnt[i] * s->es, cudaMemcpyDeviceToHost),
                  "copying its shard back");
 }
 
-/* The handle and the shards, copied from a->data; 0 after printing why not. */
-static int open_shards(const char *cmd, int ngpus, const gp_array *a, shards *s) {
+/* The handle and the shards, copied from a->data; 0 after printing why not. With --dist-file
+   this process is one rank (gp_dist_create_file from the launcher's environment) and a is
+   its whole shard. */
+static int open_shards(const char *cmd, const cli_dist_target *t, const gp_array *a, shards *s) {
   memset(s, 0, sizeof *s);
-  gp_status st = gp_dist_create_local(&s->d, ngpus);
-  if (st != GP_OK) return create_failed(cmd, ngpus, st, s->d);
+  gp_status st = t->id_file ? gp_dist_create_file(&s->d, t->id_file, -1, -1, -1)
+                            : gp_dist_create_local(&s->d, t->gpus);
+  if (st != GP_OK) return create_failed(cmd, t, st, s->d);
+  /* the library read LOCAL_RANK and found it valid */
+  s->gpu0 = t->id_file ? atoi(getenv("LOCAL_RANK")) : 0;
   s->g = gp_dist_local_count(s->d);
   s->es = gp_dtype_size(a->dtype);
   s->cnt = calloc((size_t)s->g, sizeof *s->cnt);
@@ -103,7 +118,7 @@ static int open_shards(const char *cmd, int ngpus, const gp_array *a, shards *s)
 
 static void close_shards(shards *s) {
   for (int i = 0; s->dev && i < s->g; i++)
-    if (s->dev[i] && cudaSetDevice(i) == cudaSuccess) (void)cudaFree(s->dev[i]);
+    if (s->dev[i] && cudaSetDevice(s->gpu0 + i) == cudaSuccess) (void)cudaFree(s->dev[i]);
   free(s->cnt);
   free(s->dev);
   gp_dist_destroy(s->d);
@@ -113,13 +128,13 @@ static void close_shards(shards *s) {
 static int dist_failed(const char *cmd, const char *what, const char *path, const shards *s,
                        gp_status st) {
   cli_error(cmd, "%s%s%s over %d GPUs failed (%s): %s", what, path ? " of " : "",
-            path ? path : "", s->g, gp_status_string(st), gp_dist_last_error(s->d));
+            path ? path : "", gp_dist_size(s->d), gp_status_string(st), gp_dist_last_error(s->d));
   return 0;
 }
 
-int cli_dist_sort(const char *cmd, int ngpus, gp_array *a, gp_order order) {
+int cli_dist_sort(const char *cmd, const cli_dist_target *t, gp_array *a, gp_order order) {
   shards s;
-  int ok = open_shards(cmd, ngpus, a, &s);
+  int ok = open_shards(cmd, t, a, &s);
   if (ok) {
     gp_status st = gp_dist_sort(s.d, a->dtype, s.dev, s.cnt, order);
     ok = st == GP_OK || dist_failed(cmd, "sorting", NULL, &s, st);
@@ -133,10 +148,10 @@ int cli_dist_sort(const char *cmd, int ngpus, gp_array *a, gp_order order) {
   return ok ? 0 : 1;
 }
 
-int cli_dist_reduce(const char *cmd, const char *path, int ngpus, gp_op op, const gp_array *a,
-                    void *out) {
+int cli_dist_reduce(const char *cmd, const char *path, const cli_dist_target *t, gp_op op,
+                    const gp_array *a, void *out) {
   shards s;
-  int ok = open_shards(cmd, ngpus, a, &s);
+  int ok = open_shards(cmd, t, a, &s);
   if (ok) {
     gp_status st = gp_dist_reduce(s.d, op, a->dtype, (const void *const *)s.dev, s.cnt, out);
     ok = st == GP_OK || dist_failed(cmd, gp_op_name(op), path, &s, st);
@@ -145,27 +160,28 @@ int cli_dist_reduce(const char *cmd, const char *path, int ngpus, gp_op op, cons
   return ok ? 0 : 1;
 }
 #else
-/* Built without CUDA: gp_dist_create_local fails, saying why. */
-static int no_dist(const char *cmd, int ngpus) {
+/* Built without CUDA: gp_dist_create_* fail, saying why. */
+static int no_dist(const char *cmd, const cli_dist_target *t) {
   gp_dist *d = NULL;
-  gp_status s = gp_dist_create_local(&d, ngpus);
-  create_failed(cmd, ngpus, s, d);
+  gp_status s = t->id_file ? gp_dist_create_file(&d, t->id_file, -1, -1, -1)
+                           : gp_dist_create_local(&d, t->gpus);
+  create_failed(cmd, t, s, d);
   gp_dist_destroy(d);
   return 1;
 }
 
-int cli_dist_sort(const char *cmd, int ngpus, gp_array *a, gp_order order) {
+int cli_dist_sort(const char *cmd, const cli_dist_target *t, gp_array *a, gp_order order) {
   (void)a;
   (void)order;
-  return no_dist(cmd, ngpus);
+  return no_dist(cmd, t);
 }
 
-int cli_dist_reduce(const char *cmd, const char *path, int ngpus, gp_op op, const gp_array *a,
-                    void *out) {
+int cli_dist_reduce(const char *cmd, const char *path, const cli_dist_target *t, gp_op op,
+                    const gp_array *a, void *out) {
   (void)path;
   (void)op;
   (void)a;
   (void)out;
-  return no_dist(cmd, ngpus);
+  return no_dist(cmd, t);
 }
 #endif

@@ -14,8 +14,9 @@
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims reduce FILE [--op sum|min|max|argmin|argmax] [--algo ALGO]\n"
-          "                            [--backend auto|cuda|cpu] [--rows N] [--gpus N|all]\n"
-          "                            [--dtype T] [--format npy|raw|text]\n\n"
+          "                            [--backend auto|cuda|cpu] [--rows N]\n"
+          "                            [--gpus N|all | --dist-file PATH] [--dtype T]\n"
+          "                            [--format npy|raw|text]\n\n"
           "Reduces the numbers in FILE and prints the result: f32 with %%.9g, f64 with %%.17g,\n"
           "integers exactly (integer sums widen to 64 bits and wrap modulo 2^64).\n"
           "  --op       sum (default), min, max, argmin or argmax (argmin/argmax print the\n"
@@ -30,6 +31,11 @@ static void usage(FILE *f) {
           "             one array through NCCL (gp_dist_reduce): the same result as one GPU\n"
           "             prints. Needs NCCL (libnccl.so.2); sum, min and max only, and none of\n"
           "             --rows, --algo (other than auto) or --backend cpu\n"
+          "  --dist-file PATH: this process is one rank of a job started by a launcher\n"
+          "             (torchrun: RANK, WORLD_SIZE, LOCAL_RANK in the environment): FILE is\n"
+          "             its shard, and every rank prints the reduction of all ranks' FILEs.\n"
+          "             The ranks meet through PATH, a file name new to the run that all of\n"
+          "             them see. Same limits as --gpus\n"
           "  --dtype    element type of a raw file (required) or a text file (default f64):\n"
           "             f32, f64, i32, i64, u32, u64; a .npy file carries its own\n"
           "  --format   npy, raw or text; default by extension (.npy; .txt/.csv; else raw)\n"
@@ -77,9 +83,10 @@ static int print_rows(gp_context *ctx, gp_op op, int arg, const gp_array *arr, u
   return 0;
 }
 
-/* The command line; gpus is -1 without --gpus, 0 for all, else the count. */
+/* The command line; gpus is -1 without --gpus, 0 for all, else the count; dist_file is
+   --dist-file's PATH or NULL. */
 typedef struct reduce_opts {
-  const char *path;
+  const char *path, *dist_file;
   gp_op op;
   int arg; /* argmin / argmax */
   int gpus;
@@ -107,6 +114,7 @@ static int parse_value(reduce_opts *o, const char *a, const char *v) {
   }
   if (strcmp(a, "--backend") == 0 && !cli_parse_backend("reduce", v, &o->backend)) return 0;
   if (strcmp(a, "--gpus") == 0 && !cli_parse_gpus("reduce", v, &o->gpus)) return 0;
+  if (strcmp(a, "--dist-file") == 0) o->dist_file = v;
   if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &o->dtype) != GP_OK) {
     cli_error("reduce", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
     return 0;
@@ -133,7 +141,7 @@ static int parse(int argc, char **argv, reduce_opts *o) {
       int valued = strcmp(a, "--op") == 0 || strcmp(a, "--algo") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
                    strcmp(a, "--format") == 0 || strcmp(a, "--rows") == 0 ||
-                   strcmp(a, "--gpus") == 0;
+                   strcmp(a, "--gpus") == 0 || strcmp(a, "--dist-file") == 0;
       if (!valued) {
         cli_error("reduce", "unknown option '%s' (see gpuprims reduce --help)", a);
         return EXIT_USAGE;
@@ -152,10 +160,16 @@ static int parse(int argc, char **argv, reduce_opts *o) {
     cli_error("reduce", "no FILE given (see gpuprims reduce --help)");
     return EXIT_USAGE;
   }
-  if (o->gpus >= 0 && (o->arg || o->rows || o->algo != GP_REDUCE_AUTO ||
-                       o->backend == GP_BACKEND_CPU)) {
-    cli_error("reduce", "--gpus reduces the whole array with gp_dist_reduce: sum, min or max "
-              "only, and none of --rows, --algo (other than auto) or --backend cpu");
+  if (o->gpus >= 0 && o->dist_file) {
+    cli_error("reduce", "--gpus (GPUs of this process) and --dist-file (one rank of a "
+              "launched job) do not go together");
+    return EXIT_USAGE;
+  }
+  if ((o->gpus >= 0 || o->dist_file) && (o->arg || o->rows || o->algo != GP_REDUCE_AUTO ||
+                                         o->backend == GP_BACKEND_CPU)) {
+    cli_error("reduce", "%s reduces the whole array with gp_dist_reduce: sum, min or max "
+              "only, and none of --rows, --algo (other than auto) or --backend cpu",
+              o->dist_file ? "--dist-file" : "--gpus");
     return EXIT_USAGE;
   }
   return -1;
@@ -166,8 +180,9 @@ static int print_reduction(gp_context *ctx, const reduce_opts *o, const gp_array
   gp_dtype out_t = o->arg ? arr->dtype : gp_reduce_out_type(o->op, arr->dtype);
   unsigned char out[8] = {0};
   uint64_t index = 0;
-  if (o->gpus >= 0) {
-    if (cli_dist_reduce("reduce", o->path, o->gpus, o->op, arr, out) != 0) return 1;
+  if (o->gpus >= 0 || o->dist_file) {
+    const cli_dist_target t = {o->gpus, o->dist_file};
+    if (cli_dist_reduce("reduce", o->path, &t, o->op, arr, out) != 0) return 1;
   } else {
     gp_status s = o->arg ? gp_argreduce(ctx, o->op, arr->dtype, arr->data, arr->n, out, &index)
                          : gp_reduce(ctx, o->op, arr->dtype, arr->data, arr->n, out, o->algo);
@@ -183,13 +198,14 @@ static int print_reduction(gp_context *ctx, const reduce_opts *o, const gp_array
 }
 
 int cmd_reduce(int argc, char **argv) {
-  reduce_opts o = {NULL, GP_SUM, 0, -1, 0, GP_REDUCE_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
+  reduce_opts o = {NULL, NULL, GP_SUM, 0, -1, 0, GP_REDUCE_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
                    GP_FILE_AUTO};
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;
-  /* with --gpus this context only reads the file: no GPU of its own */
+  /* with --gpus or --dist-file this context only reads the file: no GPU of its own */
   gp_context *ctx;
-  if (!cli_create("reduce", o.gpus >= 0 ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
+  const int dist = o.gpus >= 0 || o.dist_file;
+  if (!cli_create("reduce", dist ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
   gp_status s = gp_array_load(ctx, cli_path(o.path, 0), o.fmt, o.dtype, &arr);
   if (s != GP_OK) {

@@ -1,7 +1,8 @@
 /* `gpuprims sort IN OUT`: sorts the keys of a .npy, raw or text file (whole, or in
  * segments of N) with gp_sort / gp_sort_segments and writes them to OUT, or with
  * --argsort writes the stable sorting permutation (gp_argsort, u64 indices); with
- * --gpus, over several GPUs of this process (gp_dist_sort, cli_dist.c). */
+ * --gpus, over several GPUs of this process, or with --dist-file as one rank of a launched
+ * job (gp_dist_sort, cli_dist.c). */
 #include "cli_dist.h"
 #include "cli_util.h"
 #include "commands.h"
@@ -14,8 +15,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims sort IN OUT [--desc] [--algo auto|bitonic|bitonic-seed|radix]\n"
           "                            [--segment N] [--argsort] [--backend auto|cuda|cpu]\n"
-          "                            [--gpus N|all] [--dtype T] [--format F]\n"
-          "                            [--out-format F]\n\n"
+          "                            [--gpus N|all | --dist-file PATH] [--dtype T]\n"
+          "                            [--format F] [--out-format F]\n\n"
           "Sorts the numbers in IN and writes them to OUT (same type). Floats sort in the\n"
           "total order -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n\n"
           "  --desc        descending (default ascending)\n"
@@ -32,6 +33,12 @@ static void usage(FILE *f) {
           "                as one array through NCCL (gp_dist_sort): the same OUT as one\n"
           "                GPU gives. Needs NCCL (libnccl.so.2); takes none of --segment,\n"
           "                --argsort, --algo (other than auto) or --backend cpu\n"
+          "  --dist-file PATH  this process is one rank of a job started by a launcher\n"
+          "                (torchrun: RANK, WORLD_SIZE, LOCAL_RANK in the environment): IN is\n"
+          "                its shard, OUT gets its slice of the sorted concatenation of all\n"
+          "                ranks' INs (rank order), as many keys as IN. The ranks meet through\n"
+          "                PATH, a file name new to the run that all of them see (rank 0\n"
+          "                writes NCCL's id there and removes it). Same refusals as --gpus\n"
           "  --dtype       element type of a raw file (required) or a text file (default f64):\n"
           "                f32, f64, i32, i64, u32, u64\n"
           "  --format      format of IN: npy, raw or text; default by extension\n"
@@ -44,10 +51,12 @@ static void usage(FILE *f) {
   cli_help_footer(f);
 }
 
-/* The command line; gpus is -1 without --gpus, 0 for all, else the count. */
+/* The command line; gpus is -1 without --gpus, 0 for all, else the count; dist_file is
+   --dist-file's PATH or NULL. */
 typedef struct sort_opts {
   const char *paths[2];
   int desc, have_seg, argsort, gpus;
+  const char *dist_file;
   gp_sort_algo algo;
   gp_backend backend;
   gp_dtype dtype;
@@ -69,6 +78,7 @@ static int parse_value(sort_opts *o, const char *a, const char *v) {
     o->have_seg = 1;
   }
   if (strcmp(a, "--gpus") == 0 && !cli_parse_gpus("sort", v, &o->gpus)) return 0;
+  if (strcmp(a, "--dist-file") == 0) o->dist_file = v;
   if (strcmp(a, "--backend") == 0 && !cli_parse_backend("sort", v, &o->backend)) return 0;
   if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &o->dtype) != GP_OK) {
     cli_error("sort", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
@@ -108,7 +118,7 @@ static int parse(int argc, char **argv, sort_opts *o) {
       int valued = strcmp(a, "--algo") == 0 || strcmp(a, "--segment") == 0 ||
                    strcmp(a, "--backend") == 0 || strcmp(a, "--dtype") == 0 ||
                    strcmp(a, "--format") == 0 || strcmp(a, "--out-format") == 0 ||
-                   strcmp(a, "--gpus") == 0;
+                   strcmp(a, "--gpus") == 0 || strcmp(a, "--dist-file") == 0;
       if (!valued) {
         cli_error("sort", "unknown option '%s' (see gpuprims sort --help)", a);
         return EXIT_USAGE;
@@ -144,10 +154,16 @@ static int check(const sort_opts *o) {
     cli_error("sort", "--argsort takes neither --segment nor --algo");
     return 0;
   }
-  if (o->gpus >= 0 && (o->have_seg || o->argsort || o->algo != GP_SORT_AUTO ||
-                       o->backend == GP_BACKEND_CPU)) {
-    cli_error("sort", "--gpus sorts the whole array with gp_dist_sort: it takes none of "
-              "--segment, --argsort, --algo (other than auto) or --backend cpu");
+  if (o->gpus >= 0 && o->dist_file) {
+    cli_error("sort", "--gpus (GPUs of this process) and --dist-file (one rank of a launched "
+              "job) do not go together");
+    return 0;
+  }
+  if ((o->gpus >= 0 || o->dist_file) && (o->have_seg || o->argsort || o->algo != GP_SORT_AUTO ||
+                                         o->backend == GP_BACKEND_CPU)) {
+    cli_error("sort", "%s sorts the whole array with gp_dist_sort: it takes none of "
+              "--segment, --argsort, --algo (other than auto) or --backend cpu",
+              o->dist_file ? "--dist-file" : "--gpus");
     return 0;
   }
   return 1;
@@ -157,7 +173,10 @@ static int check(const sort_opts *o) {
 static int sort_array(gp_context *ctx, const sort_opts *o, gp_array *arr, gp_array *idx) {
   gp_order order = o->desc ? GP_DESCENDING : GP_ASCENDING;
   gp_status s;
-  if (o->gpus >= 0) return cli_dist_sort("sort", o->gpus, arr, order);
+  if (o->gpus >= 0 || o->dist_file) {
+    const cli_dist_target t = {o->gpus, o->dist_file};
+    return cli_dist_sort("sort", &t, arr, order);
+  }
   if (o->argsort && arr->n > 0 && !(idx->data = malloc(arr->n * sizeof(uint64_t)))) {
     cli_error("sort", "no memory for %zu indices", arr->n);
     return 1;
@@ -171,14 +190,15 @@ static int sort_array(gp_context *ctx, const sort_opts *o, gp_array *arr, gp_arr
 }
 
 int cmd_sort(int argc, char **argv) {
-  sort_opts o = {{NULL, NULL}, 0, 0, 0, -1, GP_SORT_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
+  sort_opts o = {{NULL, NULL}, 0, 0, 0, -1, NULL, GP_SORT_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
                  GP_FILE_AUTO, GP_FILE_AUTO, 0};
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;
   if (!check(&o)) return EXIT_USAGE;
-  /* with --gpus this context only reads and writes the files: no GPU of its own */
+  /* with --gpus or --dist-file this context only reads and writes the files */
   gp_context *ctx;
-  if (!cli_create("sort", o.gpus >= 0 ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
+  const int dist = o.gpus >= 0 || o.dist_file;
+  if (!cli_create("sort", dist ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
   gp_array arr = {GP_F64, 0, NULL};
   gp_status s = gp_array_load(ctx, cli_path(o.paths[0], 0), o.fmt, o.dtype, &arr);
   if (s != GP_OK) {

@@ -277,6 +277,9 @@ gp_status gp_sort_pairs_segments_offsets(gp_context *ctx, gp_dtype key_type, voi
  *    the caller's launcher or MPI bootstraps an ncclComm_t and passes it here with a CUDA
  *    context on the comm's GPU. Calls then take arrays of one entry: this rank's shard.
  *    Every rank of the communicator must make the same calls in the same order.
+ *  - gp_dist_create_file: one process per GPU like gp_dist_create_comm, but the library
+ *    makes the communicator itself from the launcher's RANK / WORLD_SIZE / LOCAL_RANK and
+ *    a file all ranks see (how `gpuprims sort/reduce --dist-file` run under torchrun).
  * gp_dist_local_count(d) says how many entries the arrays have (ngpus, or 1).
  *
  * NCCL is optional at build and at run time: the library is never linked against it;
@@ -311,6 +314,17 @@ gp_status gp_dist_create_local(gp_dist **d, int ngpus);
  * must not make gp_dist calls, and the caller must tell the other ranks (their calls
  * would wait for it, up to $GPUPRIMS_DIST_TIMEOUT). Failure as gp_dist_create_local. */
 gp_status gp_dist_create_comm(gp_dist **d, void *nccl_comm, gp_context *ctx);
+/* One rank per process without touching NCCL: this process is rank `rank` of `nranks`
+ * and drives GPU `device`; a value < 0 is read from $RANK, $WORLD_SIZE or $LOCAL_RANK
+ * (what torchrun and most launchers set). The ranks meet through `id_path`, a file name
+ * new to this run on a file system they all see: rank 0 writes NCCL's unique id there
+ * (whole, then renamed into place) and removes it once every rank has joined; the
+ * others wait for it, up to $GPUPRIMS_DIST_TIMEOUT seconds (unset or 0: 300). The
+ * handle owns its communicator, a context on `device` (gp_dist_context(d, 0)) and that
+ * context's stream. Failure as gp_dist_create_local; a rank that fails before joining
+ * leaves the others waiting for it until the timeout. */
+gp_status gp_dist_create_file(gp_dist **d, const char *id_path, int rank, int nranks,
+                              int device);
 /* Frees the handle (and, for the local form, its communicators, contexts and streams).
  * NULL is a no-op. */
 void gp_dist_destroy(gp_dist *d);

@@ -2,6 +2,8 @@
 # `gpuprims sort --gpus` and `gpuprims reduce --gpus` (one process, gp_dist_create_local).
 # Everywhere: bad values and options that do not go with --gpus exit 2; with fewer than 2
 # GPUs (or no NCCL) `--gpus 2` exits 1 with one line saying why and writes no output.
+# --dist-file (one rank of a launched job): refusals and a missing launcher everywhere;
+# with 2+ GPUs two ranks started as torchrun would give one GPU's bytes and sum.
 # With 2+ GPUs (nvidia-smi -L): --gpus 2 and --gpus all give the same output bytes as
 # one GPU, over u32/i64/f32/f64 files with NaNs, -0, infinities, duplicates, odd counts,
 # one key and none (about 50 runs, each starting NCCL); without them that part is
@@ -65,10 +67,26 @@ expect_rc 2 "--rows" reduce "$T/a.txt" --gpus 2 --rows 2
 expect_rc 2 "sum, min or max only" reduce "$T/a.txt" --gpus 2 --op argmin
 expect_rc 2 "--algo" reduce "$T/a.txt" --gpus 2 --algo two-phase
 expect_rc 2 "--backend cpu" reduce "$T/a.txt" --gpus 2 --backend cpu
+expect_rc 2 "do not go together" sort "$T/a.txt" "$T/x.txt" --gpus 2 --dist-file "$T/id"
+expect_rc 2 "--dist-file sorts the whole array" sort "$T/a.txt" "$T/x.txt" --dist-file "$T/id" --argsort
+expect_rc 2 "--dist-file needs a value" sort "$T/a.txt" "$T/x.txt" --dist-file
+expect_rc 2 "do not go together" reduce "$T/a.txt" --dist-file "$T/id" --gpus all
+expect_rc 2 "--dist-file reduces the whole array" reduce "$T/a.txt" --dist-file "$T/id" --rows 2
 if [ ! -e "$T/x.txt" ]; then ok; else bad "a refused sort wrote its output"; fi
 for cmd in sort reduce; do
   if "$G" $cmd --help | grep -q -- "--gpus N|all"; then ok; else bad "$cmd --help lacks --gpus"; fi
+  if "$G" $cmd --help | grep -q -- "--dist-file PATH"; then ok; else bad "$cmd --help lacks --dist-file"; fi
 done
+# --dist-file outside a launcher: exit 1 naming the missing variable (or NCCL/GPU when absent)
+env -u RANK -u WORLD_SIZE -u LOCAL_RANK "$G" sort "$T/a.txt" "$T/x.txt" --dist-file "$T/id" \
+  >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -qE "RANK is not set|NCCL|GPU" "$T/err" && [ ! -e "$T/x.txt" ]; then ok
+else bad "--dist-file without RANK: rc=$rc, $(cat "$T/err")"; fi
+RANK=0 WORLD_SIZE=1 LOCAL_RANK=x "$G" reduce "$T/a.txt" --dist-file "$T/id" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -qE "LOCAL_RANK is 'x'|NCCL|GPU" "$T/err"; then ok
+else bad "--dist-file with LOCAL_RANK=x: rc=$rc, $(cat "$T/err")"; fi
 
 # ---- fewer than 2 GPUs, or no NCCL: exit 1, one line, nothing written ----------------------
 ngpu=0
@@ -115,6 +133,60 @@ else
   done
   expect_rc 1 "over 2 GPUs failed" reduce "$T/empty.npy" --op min --gpus 2
   expect_rc 1 "asked for" sort "$T/a.txt" "$T/x.txt" --gpus 4096
+
+  # two processes as a launcher starts them: each rank's file is its shard; the ranks'
+  # outputs, concatenated, are one GPU's sort of the concatenation; every rank prints the
+  # one-GPU sum of it
+  python3 - "$T" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def load(p):
+    b = open(p, 'rb').read()
+    hl = struct.unpack('<H', b[8:10])[0]
+    return b[10:10 + hl], b[10 + hl:]
+for name, es in (('u32', 4), ('f32', 4), ('dup', 8)):
+    h, body = load(d + '/%s.npy' % name)
+    n = len(body) // es
+    cut = n // 3 * es  # uneven shards
+    for r, part in enumerate((body[:cut], body[cut:])):
+        hh = h.decode('latin1').replace('(%d,)' % n, '(%d,)' % (len(part) // es))
+        hh = hh.rstrip('\n').rstrip(' ')
+        pad = (64 - (10 + len(hh) + 1) % 64) % 64
+        hh = hh + ' ' * pad + '\n'
+        with open(d + '/%s_r%d.npy' % (name, r), 'wb') as f:
+            f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hh)) + hh.encode('latin1') + part)
+PY
+  body() { python3 -c "import sys,struct; b=open(sys.argv[1],'rb').read(); sys.stdout.buffer.write(b[10+struct.unpack('<H',b[8:10])[0]:])" "$1"; }
+  for f in u32 f32 dup; do
+    for order in "" --desc; do
+      "$G" sort "$T/$f.npy" "$T/ref.npy" $order 2>"$T/err" || bad "sort $f: $(cat "$T/err")"
+      rm -f "$T/id" "$T"/got_r*.npy
+      for r in 0 1; do
+        RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r GPUPRIMS_DIST_TIMEOUT=60 timeout 120 \
+          "$G" sort "$T/${f}_r$r.npy" "$T/got_r$r.npy" $order --dist-file "$T/id" 2>"$T/err_r$r" &
+      done
+      wait
+      if [ -s "$T/got_r0.npy" ] && [ -s "$T/got_r1.npy" ] &&
+         cmp -s <(body "$T/ref.npy") <(cat <(body "$T/got_r0.npy") <(body "$T/got_r1.npy")); then ok
+      else bad "sort $f $order --dist-file over 2 ranks differs from one GPU: $(cat "$T"/err_r*)"; fi
+      if [ ! -e "$T/id" ]; then ok; else bad "rank 0 left the id file behind"; fi
+    done
+    ref=$("$G" reduce "$T/$f.npy" 2>"$T/err") || bad "reduce $f: $(cat "$T/err")"
+    rm -f "$T/id"
+    for r in 0 1; do
+      RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r GPUPRIMS_DIST_TIMEOUT=60 timeout 120 \
+        "$G" reduce "$T/${f}_r$r.npy" --dist-file "$T/id" >"$T/sum_r$r" 2>"$T/err_r$r" &
+    done
+    wait
+    if [ "$(cat "$T/sum_r0")" = "$ref" ] && [ "$(cat "$T/sum_r1")" = "$ref" ]; then ok
+    else bad "reduce $f --dist-file: '$(cat "$T/sum_r0")' '$(cat "$T/sum_r1")', one GPU '$ref': $(cat "$T"/err_r*)"; fi
+  done
+  # an id file left by an earlier run: rank 0 refuses it at once (rank 1 alone would wait)
+  echo stale >"$T/id"
+  RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$G" reduce "$T/u32_r0.npy" --dist-file "$T/id" >"$T/out" 2>"$T/err"
+  rc=$?
+  if [ $rc -eq 1 ] && grep -q "already exists" "$T/err"; then ok
+  else bad "a stale id file: rc=$rc, $(cat "$T/err")"; fi
 fi
 
 echo "cli_gpus: $pass passed, $fail failed"

@@ -38,6 +38,9 @@ int main(void) {
   gp_dist_destroy(d);
   CHECK_STATUS(gp_dist_create_comm(&d, NULL, NULL), GP_ERR_UNSUPPORTED);
   gp_dist_destroy(d);
+  CHECK_STATUS(gp_dist_create_file(&d, "/tmp/gp_id", 0, 1, 0), GP_ERR_UNSUPPORTED);
+  CHECK(strstr(gp_dist_last_error(d), "NCCL") != NULL);
+  gp_dist_destroy(d);
   gp_dist_destroy(NULL);
   return check_summary("test_dist_gpu (no NCCL: UNSUPPORTED)");
 }
@@ -427,6 +430,78 @@ static int run_procs(int p, int limit) {
   return failed;
 }
 
+/* gp_dist_create_file's refusals, before any communication (no GPU needed for most):
+ * a missing or bad launcher variable is named; an existing id file is refused by rank 0. */
+static void check_create_file_errors(void) {
+  static const char *vars[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK"};
+  char *saved[3];
+  for (int v = 0; v < 3; v++) {
+    const char *e = getenv(vars[v]);
+    saved[v] = e ? strdup(e) : NULL;
+    unsetenv(vars[v]);
+  }
+  gp_dist *d = NULL;
+  gp_status s = gp_dist_create_file(&d, "/tmp/gp_test_no_id", -1, 2, 0);
+  CHECK_MSG(s == GP_ERR_UNSUPPORTED || (s == GP_ERR_INVALID_ARGUMENT &&
+                                        strstr(gp_dist_last_error(d), "RANK is not set")),
+            "create_file without RANK: %s \"%s\"", gp_status_string(s), gp_dist_last_error(d));
+  gp_dist_destroy(d);
+  setenv("RANK", "1", 1);
+  setenv("WORLD_SIZE", "two", 1);
+  s = gp_dist_create_file(&d, "/tmp/gp_test_no_id", -1, -1, 0);
+  CHECK_MSG(s == GP_ERR_UNSUPPORTED || (s == GP_ERR_INVALID_ARGUMENT &&
+                                        strstr(gp_dist_last_error(d), "WORLD_SIZE is 'two'")),
+            "create_file with WORLD_SIZE=two: %s \"%s\"", gp_status_string(s),
+            gp_dist_last_error(d));
+  gp_dist_destroy(d);
+  s = gp_dist_create_file(&d, "/tmp/gp_test_no_id", 2, 2, 0);
+  CHECK_MSG(s == GP_ERR_UNSUPPORTED || s == GP_ERR_INVALID_ARGUMENT,
+            "create_file rank 2 of 2: %s \"%s\"", gp_status_string(s), gp_dist_last_error(d));
+  gp_dist_destroy(d);
+  s = gp_dist_create_file(&d, "", 0, 1, 0);
+  CHECK_MSG(s == GP_ERR_UNSUPPORTED || s == GP_ERR_INVALID_ARGUMENT,
+            "create_file with an empty path: %s", gp_status_string(s));
+  gp_dist_destroy(d);
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
+    /* a stale id file: rank 0 fails at once instead of handing out an old id */
+    char path[] = "/tmp/gp_test_idXXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    s = gp_dist_create_file(&d, path, 0, 2, 0);
+    CHECK_MSG(s == GP_ERR_INVALID_ARGUMENT && strstr(gp_dist_last_error(d), "already exists"),
+              "create_file over an existing id file: %s \"%s\"", gp_status_string(s),
+              gp_dist_last_error(d));
+    gp_dist_destroy(d);
+    remove(path);
+    /* one rank alone: the whole protocol (write, read back by no one, init, remove) */
+    char p1[] = "/tmp/gp_test_id1XXXXXX";
+    CHECK(mkdtemp(p1) != NULL);
+    char idf[64];
+    snprintf(idf, sizeof idf, "%s/id", p1);
+    s = gp_dist_create_file(&d, idf, 0, 1, 0);
+    CHECK_MSG(s == GP_OK, "create_file, one rank: %s", gp_dist_last_error(d));
+    CHECK(access(idf, F_OK) != 0); /* removed once every rank joined */
+    if (s == GP_OK) {
+      uint32_t host[3] = {3, 1, 2};
+      size_t n = 3;
+      void *k = dev_put(0, host, sizeof host);
+      DCHECK_OK(d, gp_dist_sort(d, GP_U32, &k, &n, GP_ASCENDING));
+      dev_get(0, host, k, sizeof host);
+      CHECK(host[0] == 1 && host[1] == 2 && host[2] == 3);
+      dev_free(0, k);
+    }
+    gp_dist_destroy(d);
+    rmdir(p1);
+  }
+  for (int v = 0; v < 3; v++) {
+    if (saved[v]) setenv(vars[v], saved[v], 1);
+    else unsetenv(vars[v]);
+    free(saved[v]);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 5 && strcmp(argv[1], "child") == 0)
     return child(atoi(argv[2]), atoi(argv[3]), argv[4]);
@@ -438,12 +513,14 @@ int main(int argc, char **argv) {
     CHECK_MSG((s == GP_ERR_NO_DEVICE || s == GP_ERR_UNSUPPORTED) && *gp_dist_last_error(d),
               "no GPU: create_local gave %s \"%s\"", gp_status_string(s), gp_dist_last_error(d));
     gp_dist_destroy(d);
+    check_create_file_errors();
     if (check_failed_) return check_summary("test_dist_gpu");
     printf("test_dist_gpu: SKIPPED, no usable GPU (create_local: %s)\n", gp_status_string(s));
     return 77;
   }
   int skipped = 0;
   const int all = strcmp(part, "all") == 0;
+  if (all || strcmp(part, "p1") == 0) check_create_file_errors();
   if (all || strcmp(part, "p1") == 0) run_local(1);
   if (all || strcmp(part, "local2") == 0) {
     if (count >= 2) run_local(2);

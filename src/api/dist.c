@@ -53,6 +53,19 @@ gp_status gp_dist_create_comm(gp_dist **d, void *nccl_comm, gp_context *ctx) {
 #endif
 }
 
+gp_status gp_dist_create_file(gp_dist **d, const char *id_path, int rank, int nranks,
+                              int device) {
+  gp_status s = new_handle(d);
+  if (s != GP_OK) return s;
+#if GP_HAVE_NCCL
+  if ((s = gp_dist_init_file(*d, id_path, rank, nranks, device)) != GP_OK) gp_dist_release(*d);
+  return s;
+#else
+  (void)id_path; (void)rank; (void)nranks; (void)device;
+  return gp_dist_fail(*d, GP_ERR_UNSUPPORTED, GP_NO_NCCL);
+#endif
+}
+
 void gp_dist_destroy(gp_dist *d) {
   if (!d) return;
 #if GP_HAVE_NCCL

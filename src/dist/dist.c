@@ -26,9 +26,11 @@ gp_status gp_dist_fail_ctx(gp_dist *d, int i, gp_status status) {
 #include "dist/nccl_lib.h"
 
 #include <cuda_runtime_api.h>
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 gp_status gp_dist_nccl_status(gp_dist *d, int result, const char *what) {
   if (result == ncclSuccess) return GP_OK;
@@ -157,6 +159,125 @@ gp_status gp_dist_init_comm(gp_dist *d, void *nccl_comm, gp_context *ctx) {
   int prev = 0;
   (void)cudaGetDevice(&prev);
   s = alloc_small(d);
+  (void)cudaSetDevice(prev);
+  return s;
+}
+
+/* An int from the environment (the launcher's RANK, WORLD_SIZE, LOCAL_RANK) when the
+   caller passed a negative value; fails saying which variable is missing or bad. */
+static gp_status from_env(gp_dist *d, int *v, const char *name, const char *arg) {
+  if (*v >= 0) return GP_OK;
+  const char *e = getenv(name);
+  char *end = NULL;
+  long x = e ? strtol(e, &end, 10) : -1;
+  if (!e || !*e || *end || x < 0 || x > 1 << 20)
+    return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT,
+                        "%s is %s%s%s: pass %s, or run under a launcher that sets %s (torchrun, "
+                        "mpirun with it exported)", name, e ? "'" : "not set", e ? e : "",
+                        e ? "', not a count" : "", arg, name);
+  *v = (int)x;
+  return GP_OK;
+}
+
+static double timeout_seconds(void) {
+  const char *env = getenv("GPUPRIMS_DIST_TIMEOUT");
+  const double t = env ? atof(env) : 0.0;
+  return t > 0 ? t : 300.0;
+}
+
+/* Rank 0: a new unique id into `path` (whole: a temporary file renamed into place). */
+static gp_status write_id(gp_dist *d, const char *path, const ncclUniqueId *id) {
+  if (access(path, F_OK) == 0)
+    return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT,
+                        "the id file '%s' already exists (left by an earlier run?): remove it "
+                        "or pass a path new to this run, the same on every rank", path);
+  char tmp[4096];
+  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+    return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT, "the id file path is too long");
+  FILE *f = fopen(tmp, "wb");
+  const int written = f && fwrite(id, sizeof *id, 1, f) == 1;
+  const int closed = f && fclose(f) == 0;
+  if (!written || !closed || rename(tmp, path) != 0) {
+    (void)remove(tmp);
+    return gp_dist_fail(d, GP_ERR_IO, "cannot write the NCCL id to '%s' (%s): pass a path "
+                        "in a writable directory that every rank sees", path, strerror(errno));
+  }
+  return GP_OK;
+}
+
+/* Other ranks: wait for rank 0's file and read the id. */
+static gp_status read_id(gp_dist *d, const char *path, ncclUniqueId *id) {
+  const double limit = timeout_seconds(), t0 = gp_wall_seconds();
+  for (;;) {
+    FILE *f = fopen(path, "rb");
+    if (f) {
+      const int ok = fread(id, sizeof *id, 1, f) == 1;
+      fclose(f);
+      if (ok) return GP_OK;
+    }
+    if (gp_wall_seconds() - t0 > limit)
+      return gp_dist_fail(d, GP_ERR_CUDA,
+                          "rank %d waited %g s for rank 0 to write the NCCL id to '%s': is "
+                          "rank 0 running, with the same path, on a file system both see? "
+                          "(GPUPRIMS_DIST_TIMEOUT sets the wait)", d->rank0, limit, path);
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+gp_status gp_dist_init_file(gp_dist *d, const char *id_path, int rank, int nranks, int device) {
+  gp_status s = load(d);
+  if (s != GP_OK) return s;
+  if (!id_path || !*id_path)
+    return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT,
+                        "id_path is empty: pass a file name new to this run that every rank sees");
+  if ((s = from_env(d, &rank, "RANK", "rank")) != GP_OK ||
+      (s = from_env(d, &nranks, "WORLD_SIZE", "nranks")) != GP_OK ||
+      (s = from_env(d, &device, "LOCAL_RANK", "device")) != GP_OK)
+    return s;
+  if (nranks < 1 || rank >= nranks)
+    return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT,
+                        "rank %d of %d ranks: need 0 <= rank < nranks", rank, nranks);
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return gp_dist_fail(d, GP_ERR_NO_DEVICE, "rank %d: no usable GPU (%s)", rank,
+                        e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+  }
+  if (device >= count)
+    return gp_dist_fail(d, GP_ERR_INVALID_ARGUMENT,
+                        "rank %d asks for GPU %d but %d are visible: pass a device below %d "
+                        "(LOCAL_RANK)", rank, device, count, count);
+  if ((s = alloc_arrays(d, 1)) != GP_OK) return s;
+  d->nranks = nranks;
+  d->rank0 = rank;
+  d->owns = 1;
+  int prev = 0;
+  (void)cudaGetDevice(&prev);
+  if ((s = cuda_status(d, cudaSetDevice(device), "cudaSetDevice")) != GP_OK) return s;
+  if ((s = gp_create(&d->ctx[0], GP_BACKEND_CUDA)) != GP_OK) {
+    s = d->ctx[0] ? gp_dist_fail_ctx(d, 0, s) : gp_dist_fail(d, s, "no memory for a context");
+  } else {
+    cudaStream_t st;
+    s = cuda_status(d, cudaStreamCreate(&st), "cudaStreamCreate");
+    if (s == GP_OK && (s = gp_set_stream(d->ctx[0], st)) != GP_OK) {
+      (void)cudaStreamDestroy(st);
+      s = gp_dist_fail_ctx(d, 0, s);
+    }
+  }
+  if (s == GP_OK) s = alloc_small(d);
+  ncclUniqueId id;
+  if (s == GP_OK && rank == 0) {
+    s = gp_dist_nccl_status(d, d->nccl->get_unique_id(&id), "ncclGetUniqueId");
+    if (s == GP_OK) s = write_id(d, id_path, &id);
+  } else if (s == GP_OK) {
+    s = read_id(d, id_path, &id);
+  }
+  if (s == GP_OK)
+    s = gp_dist_nccl_status(d, d->nccl->comm_init_rank((ncclComm_t *)&d->comm[0], nranks, id, rank),
+                            "ncclCommInitRank");
+  if (rank == 0 && s == GP_OK) (void)remove(id_path); /* every rank has read it */
   (void)cudaSetDevice(prev);
   return s;
 }

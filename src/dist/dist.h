@@ -48,6 +48,7 @@ gp_status gp_dist_fail_ctx(gp_dist *d, int i, gp_status status);
  * whatever was built is freed by gp_dist_release. */
 gp_status gp_dist_init_local(gp_dist *d, int ngpus);
 gp_status gp_dist_init_comm(gp_dist *d, void *nccl_comm, gp_context *ctx);
+gp_status gp_dist_init_file(gp_dist *d, const char *id_path, int rank, int nranks, int device);
 void gp_dist_release(gp_dist *d);
 
 /* What a call is, so ranks that disagree are caught: kind | op/order << 8 | types << 16. */

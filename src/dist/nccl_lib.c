@@ -42,6 +42,8 @@ static void load_once(void) {
   GP_NCCL_SYM(get_error_string, "ncclGetErrorString");
   GP_NCCL_SYM(get_last_error, "ncclGetLastError");
   GP_NCCL_SYM(comm_init_all, "ncclCommInitAll");
+  GP_NCCL_SYM(get_unique_id, "ncclGetUniqueId");
+  GP_NCCL_SYM(comm_init_rank, "ncclCommInitRank");
   GP_NCCL_SYM(comm_destroy, "ncclCommDestroy");
   GP_NCCL_SYM(comm_abort, "ncclCommAbort");
   GP_NCCL_SYM(comm_count, "ncclCommCount");

@@ -13,6 +13,8 @@ typedef struct gp_nccl_lib {
   const char *(*get_error_string)(ncclResult_t);
   const char *(*get_last_error)(ncclComm_t);
   ncclResult_t (*comm_init_all)(ncclComm_t *, int, const int *);
+  ncclResult_t (*get_unique_id)(ncclUniqueId *);
+  ncclResult_t (*comm_init_rank)(ncclComm_t *, int, ncclUniqueId, int);
   ncclResult_t (*comm_destroy)(ncclComm_t);
   ncclResult_t (*comm_abort)(ncclComm_t);
   ncclResult_t (*comm_count)(const ncclComm_t, int *);
