@@ -257,10 +257,10 @@ static void check_offsets_suite(void) {
   const size_t T = tile_of(GP_U32), T8 = tile_of(GP_U64);
   const size_t huge = quick ? 3 * T + 1 : ((size_t)1 << 17) + 1;
   const size_t M = GP_RX_MID_THREADS * GP_RX_MID_ITEMS;
-  /* mixed: empty, single, around the small (256) and middle (2048) blocks and the
-     tiles, a huge one */
+  /* mixed: empty, single, around the warp groups (8, 16, 32), the small (256) and middle
+     (2048) blocks and the tiles, a huge one */
   size_t mixed[] = {0, 1, 2, 0, 31, 32, 33, 255, 256, 257, M - 1, M, M + 1, T8 - 1, T8,
-                    T8 + 1, T - 1, T, T + 1, 3, 0, huge, 7, 0};
+                    T8 + 1, T - 1, T, T + 1, 3, 0, huge, 7, 0, 8, 9, 15, 16, 17, 4, 12};
   size_t nm = sizeof mixed / sizeof mixed[0];
   uint64_t *off = offsets_of(mixed, nm, 5); /* keys 0..4 belong to no segment */
   for (int kt = 0; kt < GP_DTYPE_COUNT; kt += quick >= 2 ? 5 : 1)
@@ -417,7 +417,7 @@ int main(void) {
     if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt), S = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
     const size_t M = GP_RX_MID_THREADS * GP_RX_MID_ITEMS;
-    const size_t sizes[] = {0, 1, 2, 31, 32, 33, S - 1, S, S + 1, 1023, 1025, M, M + 1, T - 1, T, T + 1,
+    const size_t sizes[] = {0, 1, 2, 5, 8, 9, 16, 17, 31, 32, 33, S - 1, S, S + 1, 1023, 1025, M, M + 1, T - 1, T, T + 1,
                             2 * T + 1, ((size_t)1 << 17) - 1, ((size_t)1 << 17) + 1,
                             (size_t)1 << 19, ((size_t)1 << 19) + 1, ((size_t)1 << 20) + 3};
     const size_t nsz = sizeof sizes / sizeof sizes[0];
