@@ -7,7 +7,8 @@
  * above 0) and bad offsets; host and device memory. Exits 77 where no GPU is usable.
  * GP_TEST_QUICK=1 keeps sizes small and one data pattern per size (for compute-sanitizer
  * memcheck), GP_TEST_QUICK=2 fewer still (f32 and u64 keys only: racecheck);
- * GP_TEST_LARGE=1 adds one sort of 2^32 + 5 u32 keys (16 GiB, H200). */
+ * GP_TEST_LARGE=1 adds one sort of 2^32 + 5 u32 keys (16 GiB, H200); GP_TEST_LARGE=33 one
+ * of 2^33 + 5 (32 GiB of keys, as much again of scratch on the GPU, 32 GiB of host memory). */
 #include "check.h"
 #include "sort_check.h"
 #include "core/context.h"
@@ -355,8 +356,11 @@ static void check_bad_input(void) {
 
 /* 2^32 + 5 u32 keys: key i = i * C mod 2^32 (C odd), so every 32-bit value appears once
    and the first five keys twice; the sorted result is known without a reference. */
-static void check_large(void) {
-  const size_t n = ((size_t)1 << 32) + 5;
+static void check_large(int log2n) {
+  /* keys i * C (mod 2^32), C odd: every 32-bit value k = 2^(log2n-32) times, and the 5
+     values j * C (j < 5) once more */
+  const size_t n = ((size_t)1 << log2n) + 5;
+  const uint64_t k = (uint64_t)1 << (log2n - 32);
   const uint32_t C = 2654435761u;
   uint32_t *a = malloc(n * 4);
   if (!a) {
@@ -369,12 +373,12 @@ static void check_large(void) {
   for (int j = 0; j < 5; j++) dup[j] = (uint32_t)j * C;
   size_t r = 0, bad = n;
   for (uint64_t v = 0; v < ((uint64_t)1 << 32) && bad == n; v++) {
-    int twice = 0;
-    for (int j = 0; j < 5; j++) twice |= dup[j] == (uint32_t)v;
-    for (int c = 0; c <= twice; c++, r++)
+    uint64_t times = k;
+    for (int j = 0; j < 5; j++) times += dup[j] == (uint32_t)v;
+    for (uint64_t c = 0; c < times; c++, r++)
       if (a[r] != (uint32_t)v) { bad = r; break; }
   }
-  CHECK_MSG(bad == n && r == n, "2^32 + 5 keys: wrong at %zu", bad);
+  CHECK_MSG(bad == n && r == n, "2^%d + 5 keys: wrong at %zu", log2n, bad);
   free(a);
 }
 
@@ -465,7 +469,7 @@ int main(void) {
 
   if (l && atoi(l) != 0) {
     check_oom();
-    check_large();
+    check_large(atoi(l) >= 33 ? 33 : 32);
   }
 
   gp_destroy(gpu);
