@@ -565,15 +565,20 @@ static size_t rx_align(size_t b) { return (b + 255) & ~(size_t)255; }
 struct rx_scratch_layout {
   size_t k1, v1, hist, gbase, plan, tickets, status, end;
 };
+/* Keys in a one-sweep tile for a sort of n keys of kb bytes, values of vb bytes (0:
+ * none): the shape rx_device_sort launches and rx_layout sizes the look-back for. */
+static u64 rx_tile_for(size_t kb, int vb, size_t n) {
+  const bool sm = rx_small_sweep(n); /* the small shape is the same with or without values */
+  if (kb == 4)
+    return sm ? rx_sweep_tile<uint32_t, false, true>()
+              : vb ? rx_sweep_tile<uint32_t, true, false>() : rx_sweep_tile<uint32_t, false, false>();
+  return sm ? rx_sweep_tile<u64, false, true>()
+            : vb ? rx_sweep_tile<u64, true, false>() : rx_sweep_tile<u64, false, false>();
+}
+
 static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
   rx_scratch_layout L;
-  const bool sm = rx_small_sweep(n);
-  const size_t tile = kb == 4 ? (sm ? rx_sweep_tile<uint32_t, false, true>()
-                                 : vb ? rx_sweep_tile<uint32_t, true, false>()
-                                      : rx_sweep_tile<uint32_t, false, false>())
-                              : (sm ? rx_sweep_tile<u64, false, true>()
-                                 : vb ? rx_sweep_tile<u64, true, false>()
-                                      : rx_sweep_tile<u64, false, false>());
+  const size_t tile = rx_tile_for(kb, vb, n);
   const size_t tiles = (n + tile - 1) / tile;
   size_t o = 0;
   L.k1 = o; o += rx_align(n * kb);
@@ -695,7 +700,7 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   const rx_scratch_layout L = rx_layout(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   constexpr int NP = rx_npass<K>();
   const bool small = rx_small_sweep(n);
-  const u64 tile = small ? rx_sweep_tile<K, PV, true>() : rx_sweep_tile<K, PV, false>();
+  const u64 tile = rx_tile_for(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   const u64 tiles = (n + tile - 1) / tile;
   if (tiles > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);
