@@ -50,13 +50,15 @@ template <typename K> __host__ __device__ constexpr unsigned rx_tile() {
 /* the one-sweep pass's shape: fewer keys per thread when values come along, and far
  * fewer (SMALL) for sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys, whose few large tiles
  * would leave most SMs idle while each block ranks its keys one item after another */
-template <typename K, bool PV, bool SMALL> __host__ __device__ constexpr int rx_sweep_items() {
+template <typename K, int VB, bool SMALL> __host__ __device__ constexpr int rx_sweep_items() {
   return SMALL ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
-         : !PV ? rx_items<K>()
-         : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4 : GP_RX_PAIR_ITEMS8;
+         : VB == 0 ? rx_items<K>()
+         : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4
+         : VB == 8 ? GP_RX_PAIR_ITEMS8_V8 : GP_RX_PAIR_ITEMS8;
 }
-template <typename K, bool PV, bool SMALL> __host__ __device__ constexpr unsigned rx_sweep_tile() {
-  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, PV, SMALL>();
+/* VB: bytes of a value, 0 for keys alone */
+template <typename K, int VB, bool SMALL> __host__ __device__ constexpr unsigned rx_sweep_tile() {
+  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, VB, SMALL>();
 }
 static bool rx_small_sweep(size_t n) { return n <= ((size_t)1 << GP_RX_SMALL_SWEEP_LOG2); }
 template <typename K> __host__ __device__ constexpr int rx_npass() {
@@ -337,16 +339,16 @@ template <typename K, typename V, bool PV, bool SMALL> struct rx_sweep_smem {
   rx_rank_smem<GP_RX_THREADS> r;
   u64 goff[GP_RX_RADIX]; /* global index of the tile's sorted position 0 for each digit */
   unsigned tile;
-  K k[rx_sweep_tile<K, PV, SMALL>()];
-  V v[PV ? rx_sweep_tile<K, PV, SMALL>() : 1];
+  K k[rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SMALL>()];
+  V v[PV ? rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SMALL>() : 1];
 };
 
 /* One digit pass over one tile (see the file comment). */
 template <typename K, typename V, bool PV, bool SMALL>
 __global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
-  constexpr int ITEMS = rx_sweep_items<K, PV, SMALL>();
-  constexpr unsigned TILE = rx_sweep_tile<K, PV, SMALL>();
+  constexpr int ITEMS = rx_sweep_items<K, PV ? (int)sizeof(V) : 0, SMALL>();
+  constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SMALL>();
   const int pass = a.pass;
   if (!a.plan->active[pass]) return;
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
@@ -570,10 +572,11 @@ struct rx_scratch_layout {
 static u64 rx_tile_for(size_t kb, int vb, size_t n) {
   const bool sm = rx_small_sweep(n); /* the small shape is the same with or without values */
   if (kb == 4)
-    return sm ? rx_sweep_tile<uint32_t, false, true>()
-              : vb ? rx_sweep_tile<uint32_t, true, false>() : rx_sweep_tile<uint32_t, false, false>();
-  return sm ? rx_sweep_tile<u64, false, true>()
-            : vb ? rx_sweep_tile<u64, true, false>() : rx_sweep_tile<u64, false, false>();
+    return sm ? rx_sweep_tile<uint32_t, 0, true>()
+              : vb ? rx_sweep_tile<uint32_t, 4, false>() : rx_sweep_tile<uint32_t, 0, false>();
+  return sm ? rx_sweep_tile<u64, 0, true>()
+            : vb == 8 ? rx_sweep_tile<u64, 8, false>()
+            : vb ? rx_sweep_tile<u64, 4, false>() : rx_sweep_tile<u64, 0, false>();
 }
 
 static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {

@@ -30,6 +30,12 @@
 #ifndef GP_RX_PAIR_ITEMS8
 #define GP_RX_PAIR_ITEMS8 12
 #endif
+/* 8-byte keys with 8-byte values (H200, 2026-12-01, CUB / ours at 2^24 and 2^28: 12
+   items 0.906x / 0.895x, 16 items 0.975x / 0.988x; 4-byte values keep 12: 0.94x against
+   0.91x at 16; docs/perf/sort.md) */
+#ifndef GP_RX_PAIR_ITEMS8_V8
+#define GP_RX_PAIR_ITEMS8_V8 16
+#endif
 
 /* sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys take one-sweep tiles of this many keys
    per thread (any value type): more blocks for the SMs, each ranking fewer items.
