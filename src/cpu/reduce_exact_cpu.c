@@ -22,13 +22,8 @@
  * and sends the other inputs to the accumulator, lane by lane as gp_xs_add1/add2 would.
  * Which inputs take which path never changes the exact sum, so the bits are the same. */
 #define GP_XS_CPU_LANES 8
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define GP_XS_CPU_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define GP_XS_CPU_CLONES
-#endif
 
-GP_XS_CPU_CLONES static void chunk_f32(const float *x, size_t n, int64_t *acc) {
+static void chunk_f32(const float *x, size_t n, int64_t *acc) {
   const int L = GP_XS_F32_LIMBS, lsb = GP_XS_F32_LSB;
   double h[GP_XS_CPU_LANES];
   for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = -0.0;
@@ -63,7 +58,7 @@ GP_XS_CPU_CLONES static void chunk_f32(const float *x, size_t n, int64_t *acc) {
   gp_xs_normalize(acc, L);
 }
 
-GP_XS_CPU_CLONES static void chunk_f64(const double *x, size_t n, int64_t *acc) {
+static void chunk_f64(const double *x, size_t n, int64_t *acc) {
   const int L = GP_XS_F64_LIMBS, lsb = GP_XS_F64_LSB;
   double h[GP_XS_CPU_LANES], l[GP_XS_CPU_LANES];
   for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = l[c] = -0.0;
@@ -96,116 +91,90 @@ GP_XS_CPU_CLONES static void chunk_f64(const double *x, size_t n, int64_t *acc) 
 }
 
 #ifdef GP_CPU_X86
-/* The same expansions with AVX-512, 16 lanes in two vectors (the lane count never
- * changes the exact sum): a block of 16 inputs whose TwoSum steps were all exact (and,
- * for F64, kept the heads below GP_XS_F64_HEAD_MAX) commits at once; otherwise the
- * exact lanes commit and each other input goes to the accumulator on its own, as the
- * scalar code does. Intrinsics: every operation rounds as written (no contraction). */
+/* The same expansions in vector lanes, 16 of them (reduce_exact_vec.h, once per
+ * instruction set): a block of 16 inputs whose TwoSum steps were all exact (and, for
+ * F64, kept the heads below GP_XS_F64_HEAD_MAX) commits at once; otherwise the exact
+ * lanes commit and each other input goes to the accumulator on its own, as the scalar
+ * code does. Intrinsics: every operation rounds as written (no contraction). */
 #define GP_XS_V 16
-GP_CPU_AVX512 static inline __mmask8 xs_inexact(__m512d h, __m512d v, __m512d *s) {
-  const __m512d t = _mm512_add_pd(h, v);
-  const __m512d bb = _mm512_sub_pd(t, h);
-  const __m512d e = _mm512_add_pd(_mm512_sub_pd(h, _mm512_sub_pd(t, bb)), _mm512_sub_pd(v, bb));
-  *s = t;
-  return _mm512_cmp_pd_mask(e, _mm512_setzero_pd(), _CMP_NEQ_UQ); /* NaN e: inexact */
-}
-GP_CPU_AVX512 static inline __mmask8 xs_too_big(__m512d s) {
-  const __m512d a = _mm512_castsi512_pd(
-      _mm512_and_si512(_mm512_castpd_si512(s), _mm512_set1_epi64(0x7fffffffffffffffll)));
-  return _mm512_cmp_pd_mask(a, _mm512_set1_pd(GP_XS_F64_HEAD_MAX), _CMP_NLT_UQ);
-}
-
-/* The inputs as doubles, 8 from x[i] (F32 widened, exactly). */
-GP_CPU_AVX512 static inline __m512d xs_load8(const void *x, int f32, size_t i) {
-  return f32 ? _mm512_cvtps_pd(_mm256_loadu_ps((const float *)x + i))
-             : _mm512_loadu_pd((const double *)x + i);
-}
+#define GP_XS_RUN 16 /* steps taken as if exact before a run is checked (see xs_lanes) */
 static inline double xs_at(const void *x, int f32, size_t i) {
   return f32 ? (double)((const float *)x)[i] : ((const double *)x)[i];
 }
 
-/* 16 inputs from x[i] into the lanes (h0, h1): the exact lanes (for F64 also keeping the
- * head below GP_XS_F64_HEAD_MAX) take s; each other input goes on as the scalar code
- * sends it: F32 to the accumulator, F64 through gp_xs_add2's low word first (h, l: the
- * lanes in memory, for that). */
-GP_CPU_AVX512 static inline void xs_step(const void *x, int f32, size_t i, __m512d *h0,
-                                         __m512d *h1, double *h, double *l, int64_t *acc) {
-  __m512d s0, s1;
-  __mmask8 m0 = xs_inexact(*h0, xs_load8(x, f32, i), &s0);
-  __mmask8 m1 = xs_inexact(*h1, xs_load8(x, f32, i + 8), &s1);
-  if (!f32) {
-    m0 |= xs_too_big(s0);
-    m1 |= xs_too_big(s1);
-  }
-  *h0 = _mm512_mask_blend_pd(m0, s0, *h0);
-  *h1 = _mm512_mask_blend_pd(m1, s1, *h1);
-  const unsigned m = m0 | (unsigned)m1 << 8;
-  if (m == 0) return;
-  const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
-  _mm512_storeu_pd(h, *h0);
-  _mm512_storeu_pd(h + 8, *h1);
-  for (int c = 0; c < GP_XS_V; c++) {
-    const double v = xs_at(x, f32, i + (size_t)c);
-    if ((m >> c) & 1 && (f32 || !gp_xs_add2(&h[c], &l[c], v))) gp_xs_add_plain(acc, L, lsb, v);
-  }
-  *h0 = _mm512_loadu_pd(h);
-  *h1 = _mm512_loadu_pd(h + 8);
+/* AVX-512F: two vectors of 8 */
+GP_CPU_AVX512 static inline __mmask8 xs512_big(__m512d s) {
+  const __m512d a = _mm512_castsi512_pd(
+      _mm512_and_si512(_mm512_castpd_si512(s), _mm512_set1_epi64(0x7fffffffffffffffll)));
+  return _mm512_cmp_pd_mask(a, _mm512_set1_pd(GP_XS_F64_HEAD_MAX), _CMP_NLT_UQ);
 }
-
-/* Runs of GP_XS_RUN steps are first taken as if every addition were exact, so the lanes'
- * only loop-carried dependence is one add (the exactness test would put the whole TwoSum
- * on it); a run where one was not is redone from its start step by step. */
-#define GP_XS_RUN 16
-
-/* The lanes (h, l)[0..16) over x[0..n); returns how many inputs they took (a multiple
- * of 16). f32 is a constant at each call, so each width gets its own loop. */
-GP_CPU_AVX512 static inline size_t xs_lanes(const void *x, int f32, size_t n, double *h,
-                                            double *l, int64_t *acc) {
-  __m512d h0 = _mm512_loadu_pd(h), h1 = _mm512_loadu_pd(h + 8);
-  size_t i = 0;
-  for (; i + GP_XS_V * GP_XS_RUN <= n; i += GP_XS_V * GP_XS_RUN) {
-    const __m512d c0 = h0, c1 = h1;
-    __mmask8 bad = 0;
-    for (size_t j = i; j < i + GP_XS_V * GP_XS_RUN; j += GP_XS_V) {
-      __m512d s0, s1;
-      bad |= xs_inexact(h0, xs_load8(x, f32, j), &s0);
-      bad |= xs_inexact(h1, xs_load8(x, f32, j + 8), &s1);
-      if (!f32) bad |= xs_too_big(s0) | xs_too_big(s1);
-      h0 = s0;
-      h1 = s1;
-    }
-    if (!bad) continue;
-    h0 = c0;
-    h1 = c1;
-    for (size_t j = i; j < i + GP_XS_V * GP_XS_RUN; j += GP_XS_V)
-      xs_step(x, f32, j, &h0, &h1, h, l, acc);
-  }
-  for (; i + GP_XS_V <= n; i += GP_XS_V) xs_step(x, f32, i, &h0, &h1, h, l, acc);
-  _mm512_storeu_pd(h, h0);
-  _mm512_storeu_pd(h + 8, h1);
-  return i;
+GP_CPU_AVX512 static inline __m512d xs512_load(const void *x, int f32, size_t i) {
+  return f32 ? _mm512_cvtps_pd(_mm256_loadu_ps((const float *)x + i))
+             : _mm512_loadu_pd((const double *)x + i);
 }
+#define XS_ATTR GP_CPU_AVX512
+#define XS_NAME(n) n##_avx512
+#define XS_VEC __m512d
+#define XS_W 8
+#define XS_NV 2
+#define XS_MASK __mmask8
+#define XS_MOR(a, b) ((__mmask8)((a) | (b)))
+#define XS_MBITS(m) ((unsigned)(m))
+#define XS_MNONE ((__mmask8)0)
+#define XS_ADD _mm512_add_pd
+#define XS_SUB _mm512_sub_pd
+#define XS_NEQ0(e) _mm512_cmp_pd_mask((e), _mm512_setzero_pd(), _CMP_NEQ_UQ)
+#define XS_BIG xs512_big
+#define XS_BLEND(m, s, h) _mm512_mask_blend_pd((m), (s), (h))
+#define XS_LOADX xs512_load
+#define XS_LOADU _mm512_loadu_pd
+#define XS_STOREU _mm512_storeu_pd
+#include "cpu/reduce_exact_vec.h"
+#undef XS_ATTR
+#undef XS_NAME
+#undef XS_VEC
+#undef XS_W
+#undef XS_NV
+#undef XS_MASK
+#undef XS_MOR
+#undef XS_MBITS
+#undef XS_MNONE
+#undef XS_ADD
+#undef XS_SUB
+#undef XS_NEQ0
+#undef XS_BIG
+#undef XS_BLEND
+#undef XS_LOADX
+#undef XS_LOADU
+#undef XS_STOREU
 
-/* One chunk with the vector lanes first, the scalar tail after; the lanes' expansions
- * go to the accumulator at the end, as in chunk_f32/chunk_f64. */
-GP_CPU_AVX512 static void chunk_avx512(gp_dtype type, const void *p, size_t n, int64_t *acc) {
-  double h[GP_XS_V], l[GP_XS_V];
-  for (int c = 0; c < GP_XS_V; c++) h[c] = l[c] = -0.0;
-  const int f32 = type == GP_F32;
-  const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
-  size_t i = f32 ? xs_lanes(p, 1, n, h, l, acc) : xs_lanes(p, 0, n, h, l, acc);
-  for (; i < n; i++) {
-    const double v = xs_at(p, f32, i);
-    if (!(f32 ? gp_xs_add1(&h[0], v) : gp_xs_add2(&h[0], &l[0], v)))
-      gp_xs_add_plain(acc, L, lsb, v);
-  }
-  for (int c = 0; c < GP_XS_V; c++) {
-    gp_xs_add_plain(acc, L, lsb, h[c]);
-    if (!f32) gp_xs_add_plain(acc, L, lsb, l[c]);
-    acc[L] |= gp_xs_head_flag(h[c]);
-  }
-  gp_xs_normalize(acc, L);
+/* AVX2: four vectors of 4; masks are compare results, one all-ones double per lane */
+GP_CPU_AVX2 static inline __m256d xs256_big(__m256d s) {
+  const __m256d a = _mm256_and_pd(s, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll)));
+  return _mm256_cmp_pd(a, _mm256_set1_pd(GP_XS_F64_HEAD_MAX), _CMP_NLT_UQ);
 }
+GP_CPU_AVX2 static inline __m256d xs256_load(const void *x, int f32, size_t i) {
+  return f32 ? _mm256_cvtps_pd(_mm_loadu_ps((const float *)x + i))
+             : _mm256_loadu_pd((const double *)x + i);
+}
+#define XS_ATTR GP_CPU_AVX2
+#define XS_NAME(n) n##_avx2
+#define XS_VEC __m256d
+#define XS_W 4
+#define XS_NV 4
+#define XS_MASK __m256d
+#define XS_MOR _mm256_or_pd
+#define XS_MBITS(m) ((unsigned)_mm256_movemask_pd(m))
+#define XS_MNONE _mm256_setzero_pd()
+#define XS_ADD _mm256_add_pd
+#define XS_SUB _mm256_sub_pd
+#define XS_NEQ0(e) _mm256_cmp_pd((e), _mm256_setzero_pd(), _CMP_NEQ_UQ)
+#define XS_BIG xs256_big
+#define XS_BLEND(m, s, h) _mm256_blendv_pd((s), (h), (m))
+#define XS_LOADX xs256_load
+#define XS_LOADU _mm256_loadu_pd
+#define XS_STOREU _mm256_storeu_pd
+#include "cpu/reduce_exact_vec.h"
 #endif
 
 void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
@@ -213,8 +182,9 @@ void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc)
   const size_t esize = type == GP_F32 ? 4 : 8;
   const size_t nchunks = (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK;
   memset(acc, 0, (size_t)(L + 1) * sizeof *acc);
-  const int avx512 = gp_cpu_avx512();
+  const int avx512 = gp_cpu_avx512(), avx2 = gp_cpu_avx2();
   (void)avx512;
+  (void)avx2;
 #ifdef _OPENMP
 #pragma omp parallel if (nchunks > 1)
 #endif
@@ -228,7 +198,8 @@ void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc)
       size_t lo = c * GP_XS_CPU_CHUNK, cnt = n - lo < GP_XS_CPU_CHUNK ? n - lo : GP_XS_CPU_CHUNK;
       const char *p = (const char *)in + lo * esize;
 #ifdef GP_CPU_X86
-      if (avx512) chunk_avx512(type, p, cnt, mine);
+      if (avx512) chunk_vec_avx512(type, p, cnt, mine);
+      else if (avx2) chunk_vec_avx2(type, p, cnt, mine);
       else
 #endif
       if (type == GP_F32) chunk_f32((const float *)p, cnt, mine);

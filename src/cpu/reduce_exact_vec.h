@@ -1,0 +1,100 @@
+/* The vector lanes of the CPU's correctly rounded sum (reduce_exact_cpu.c), written once
+ * and included once per instruction set with these defined:
+ *   XS_ATTR            the functions' target attribute
+ *   XS_NAME(n)         n with the set's suffix
+ *   XS_VEC, XS_W       a vector of XS_W doubles
+ *   XS_NV              vectors of lanes (XS_W * XS_NV = 16 lanes)
+ *   XS_MASK            a per-lane mask; XS_MOR(a, b) its or, XS_MBITS(m) its bits as an
+ *                      unsigned, XS_MNONE the empty mask
+ *   XS_ADD, XS_SUB     lane-wise, rounding as written
+ *   XS_NEQ0(e)         lanes where e != 0 or e is NaN
+ *   XS_BIG(s)          lanes where |s| >= GP_XS_F64_HEAD_MAX or s is NaN
+ *   XS_BLEND(m, s, h)  per lane: m ? h : s
+ *   XS_LOADX(x, f32, i) XS_W inputs from x[i] as doubles (F32 widened exactly)
+ *   XS_LOADU, XS_STOREU doubles from / to memory
+ * Every lane is an independent expansion; the lane count never changes the exact sum. */
+
+/* One TwoSum per lane: s = h + v, and the lanes where it was not exact (NaN e too). */
+XS_ATTR static inline XS_MASK XS_NAME(xs_inexact)(XS_VEC h, XS_VEC v, XS_VEC *s) {
+  const XS_VEC t = XS_ADD(h, v);
+  const XS_VEC bb = XS_SUB(t, h);
+  const XS_VEC e = XS_ADD(XS_SUB(h, XS_SUB(t, bb)), XS_SUB(v, bb));
+  *s = t;
+  return XS_NEQ0(e);
+}
+
+/* 16 inputs from x[i] into the lanes hv: the exact lanes (for F64 also keeping the head
+ * below GP_XS_F64_HEAD_MAX) take s; each other input goes on as the scalar code sends
+ * it: F32 to the accumulator, F64 through gp_xs_add2's low word first (h, l: the lanes
+ * in memory, for that). */
+XS_ATTR static inline void XS_NAME(xs_step)(const void *x, int f32, size_t i, XS_VEC *hv,
+                                            double *h, double *l, int64_t *acc) {
+  unsigned m = 0;
+  for (int k = 0; k < XS_NV; k++) {
+    XS_VEC s;
+    XS_MASK mk = XS_NAME(xs_inexact)(hv[k], XS_LOADX(x, f32, i + (size_t)k * XS_W), &s);
+    if (!f32) mk = XS_MOR(mk, XS_BIG(s));
+    hv[k] = XS_BLEND(mk, s, hv[k]);
+    m |= XS_MBITS(mk) << (k * XS_W);
+  }
+  if (m == 0) return;
+  const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
+  for (int k = 0; k < XS_NV; k++) XS_STOREU(h + k * XS_W, hv[k]);
+  for (int c = 0; c < XS_W * XS_NV; c++) {
+    const double v = xs_at(x, f32, i + (size_t)c);
+    if ((m >> c) & 1 && (f32 || !gp_xs_add2(&h[c], &l[c], v))) gp_xs_add_plain(acc, L, lsb, v);
+  }
+  for (int k = 0; k < XS_NV; k++) hv[k] = XS_LOADU(h + k * XS_W);
+}
+
+/* The lanes (h, l)[0..16) over x[0..n); returns how many inputs they took (a multiple of
+ * 16). Runs of GP_XS_RUN steps are first taken as if every addition were exact, so the
+ * lanes' only loop-carried dependence is one add (the exactness test would put the whole
+ * TwoSum on it); a run where one was not is redone from its start step by step. f32 is
+ * a constant at each call, so each width gets its own loop. */
+XS_ATTR static inline size_t XS_NAME(xs_lanes)(const void *x, int f32, size_t n, double *h,
+                                               double *l, int64_t *acc) {
+  XS_VEC hv[XS_NV], cv[XS_NV];
+  for (int k = 0; k < XS_NV; k++) hv[k] = XS_LOADU(h + k * XS_W);
+  const size_t step = (size_t)XS_W * XS_NV;
+  size_t i = 0;
+  for (; i + step * GP_XS_RUN <= n; i += step * GP_XS_RUN) {
+    XS_MASK bad = XS_MNONE;
+    for (int k = 0; k < XS_NV; k++) cv[k] = hv[k];
+    for (size_t j = i; j < i + step * GP_XS_RUN; j += step)
+      for (int k = 0; k < XS_NV; k++) {
+        XS_VEC s;
+        bad = XS_MOR(bad, XS_NAME(xs_inexact)(hv[k], XS_LOADX(x, f32, j + (size_t)k * XS_W), &s));
+        if (!f32) bad = XS_MOR(bad, XS_BIG(s));
+        hv[k] = s;
+      }
+    if (XS_MBITS(bad) == 0) continue;
+    for (int k = 0; k < XS_NV; k++) hv[k] = cv[k];
+    for (size_t j = i; j < i + step * GP_XS_RUN; j += step)
+      XS_NAME(xs_step)(x, f32, j, hv, h, l, acc);
+  }
+  for (; i + step <= n; i += step) XS_NAME(xs_step)(x, f32, i, hv, h, l, acc);
+  for (int k = 0; k < XS_NV; k++) XS_STOREU(h + k * XS_W, hv[k]);
+  return i;
+}
+
+/* One chunk with the vector lanes first, the scalar tail after; the lanes' expansions go
+ * to the accumulator at the end, as in chunk_f32 / chunk_f64. */
+XS_ATTR static void XS_NAME(chunk_vec)(gp_dtype type, const void *p, size_t n, int64_t *acc) {
+  double h[GP_XS_V], l[GP_XS_V];
+  for (int c = 0; c < GP_XS_V; c++) h[c] = l[c] = -0.0;
+  const int f32 = type == GP_F32;
+  const int L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS, lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
+  size_t i = f32 ? XS_NAME(xs_lanes)(p, 1, n, h, l, acc) : XS_NAME(xs_lanes)(p, 0, n, h, l, acc);
+  for (; i < n; i++) {
+    const double v = xs_at(p, f32, i);
+    if (!(f32 ? gp_xs_add1(&h[0], v) : gp_xs_add2(&h[0], &l[0], v)))
+      gp_xs_add_plain(acc, L, lsb, v);
+  }
+  for (int c = 0; c < GP_XS_V; c++) {
+    gp_xs_add_plain(acc, L, lsb, h[c]);
+    if (!f32) gp_xs_add_plain(acc, L, lsb, l[c]);
+    acc[L] |= gp_xs_head_flag(h[c]);
+  }
+  gp_xs_normalize(acc, L);
+}
