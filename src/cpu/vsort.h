@@ -12,15 +12,16 @@
 #define GP_VSORT32_MAX 2048
 #define GP_VSORT64_MAX 1024
 
-/* The longest run gp_cpu_vsort32 takes on this CPU: GP_VSORT32_MAX with AVX-512F, else 0
- * (no vector sort: use the radix sort). */
+/* The longest run gp_cpu_vsort32 takes on this CPU: GP_VSORT32_MAX with AVX-512F or
+ * AVX2, else 0 (no vector sort: use the radix sort). */
 size_t gp_cpu_vsort32_max(void);
 
 /* Sorts n <= gp_cpu_vsort32_max() raw 4-byte keys of class c in place, in the library's
  * order (descending when desc): the same bits as the stable radix sort. */
 void gp_cpu_vsort32(uint32_t *keys, size_t n, gp_key_class c, int desc);
 
-/* The same for 8-byte keys, n <= gp_cpu_vsort64_max() (GP_VSORT64_MAX or 0). */
+/* The same for 8-byte keys, n <= gp_cpu_vsort64_max() (GP_VSORT64_MAX with AVX-512F,
+ * else 0). */
 size_t gp_cpu_vsort64_max(void);
 void gp_cpu_vsort64(uint64_t *keys, size_t n, gp_key_class c, int desc);
 
