@@ -17,19 +17,11 @@
 #include "dist/dist_sort.h"
 #include "dist/nccl_lib.h"
 #include "cuda/sort/sort_cuda.h"
+#include "core/psort_math.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PS_SAMPLES_PER_RANK 32768 /* samples over all ranks: this x ranks (or N) */
-#define PS_MAX_RANKS 65           /* gp_cuda_dist_partition's limit */
-
-/* What every rank computes alike from the counts. */
-typedef struct ps_plan {
-  uint64_t total, ssum, slots; /* keys, samples, sample slots per rank */
-  uint64_t pick[PS_MAX_RANKS];
-} ps_plan;
 
 /* One entry's workspace, carved from its base. */
 typedef struct ps_parts {
@@ -42,15 +34,9 @@ typedef struct ps_parts {
 
 static uint64_t ps_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* Receive capacity of a rank with n of total keys among p: its count plus 1/16 of the
-   larger of it and an average share (a rank given nothing may still receive a little). */
-static uint64_t ps_cap(uint64_t n, uint64_t total, int p) {
-  return n + ps_max(n, total / (uint64_t)p) / 16 + 1024;
-}
-
 static size_t ps_carve(ps_parts *w, char *base, gp_context *ctx, gp_dtype kt, int p, size_t n,
                        uint64_t total, uint64_t slots) {
-  const size_t kb = gp_dtype_size(kt), cap = ps_cap(n, total, p), sall = (size_t)p * slots;
+  const size_t kb = gp_dtype_size(kt), cap = gp_ps_cap(n, total, p), sall = (size_t)p * slots;
   size_t sc = gp_cuda_radix_scratch(kt, 0, cap);
   sc = ps_max(sc, cap * kb);
   sc = ps_max(sc, gp_cuda_radix_scratch(GP_U64, 8, sall));
@@ -76,38 +62,15 @@ static size_t ps_carve(ps_parts *w, char *base, gp_context *ctx, gp_dtype kt, in
   return l.bytes;
 }
 
-static uint64_t ps_samples(uint64_t n, uint64_t total, uint64_t ssum) {
-  if (n == 0) return 0;
-  const uint64_t s = (ssum * n + total - 1) / total; /* ssum <= 2^21, n <= 2^40 */
-  return s < n ? s : n;
-}
-
-static void ps_make_plan(ps_plan *pl, int p, const uint64_t *all_n) {
-  memset(pl, 0, sizeof *pl);
-  for (int r = 0; r < p; r++) pl->total += all_n[r];
-  const uint64_t want = (uint64_t)PS_SAMPLES_PER_RANK * (uint64_t)p;
-  const uint64_t ssum = pl->total < want ? pl->total : want;
-  for (int r = 0; r < p; r++) {
-    const uint64_t s = ps_samples(all_n[r], pl->total, ssum);
-    pl->ssum += s;
-    pl->slots = ps_max(pl->slots, s);
-  }
-  uint64_t t = 0;
-  for (int b = 0; b + 1 < p; b++) { /* boundary b: where rank b + 1's slice starts */
-    t += all_n[b];
-    pl->pick[b] = pl->total ? t * pl->ssum / pl->total : 0;
-  }
-}
-
 size_t gp_dist_psort_ws_bytes(gp_context *ctx, gp_dtype kt, int nranks, size_t n,
                               const uint64_t *all_n) {
-  ps_plan pl;
-  ps_make_plan(&pl, nranks, all_n);
+  gp_ps_plan pl;
+  gp_ps_make_plan(&pl, nranks, all_n);
   return ps_carve(NULL, NULL, ctx, kt, nranks, n, pl.total, pl.slots);
 }
 
 int gp_dist_psort_possible(int nranks, int vb) {
-  return vb == 0 && nranks >= 2 && nranks <= PS_MAX_RANKS;
+  return vb == 0 && nranks >= 2 && nranks <= GP_PS_MAX_RANKS;
 }
 
 /* Fails with the helper context's message for local entry i. */
@@ -164,26 +127,22 @@ static gp_status rebalance_one(gp_dist *d, int i, size_t kb, const char *src, ch
   ncclComm_t comm = (ncclComm_t)d->comm[i];
   cudaStream_t st = (cudaStream_t)d->ctx[i]->stream;
   for (int j = 0; j < p; j++) {
-    /* what I hold that belongs to j */
-    uint64_t lo = ps_max(held[me], start[j]);
-    uint64_t hi = held[me] + m[me] < start[j] + all_n[j] ? held[me] + m[me] : start[j] + all_n[j];
+    uint64_t lo, len = gp_ps_overlap(held[me], m[me], start[j], all_n[j], &lo); /* mine, j's */
     gp_status s = GP_OK;
     if (j == me) {
-      if (hi > lo)
+      if (len)
         s = cu(d, cudaMemcpyAsync(dst + (lo - start[me]) * kb, src + (lo - held[me]) * kb,
-                                  (hi - lo) * kb, cudaMemcpyDeviceToDevice, st), i,
+                                  len * kb, cudaMemcpyDeviceToDevice, st), i,
                "copying the rank's own keys");
       if (s != GP_OK) return s;
       continue;
     }
-    if (hi > lo)
-      s = gp_dist_nccl_status(d, L->send(src + (lo - held[me]) * kb, hi - lo, kd, j, comm, st),
+    if (len)
+      s = gp_dist_nccl_status(d, L->send(src + (lo - held[me]) * kb, len, kd, j, comm, st),
                               "ncclSend (rebalance)");
-    /* what j holds that belongs to me */
-    lo = ps_max(held[j], start[me]);
-    hi = held[j] + m[j] < start[me] + all_n[me] ? held[j] + m[j] : start[me] + all_n[me];
-    if (s == GP_OK && hi > lo)
-      s = gp_dist_nccl_status(d, L->recv(dst + (lo - start[me]) * kb, hi - lo, kd, j, comm, st),
+    len = gp_ps_overlap(held[j], m[j], start[me], all_n[me], &lo); /* j's, mine */
+    if (s == GP_OK && len)
+      s = gp_dist_nccl_status(d, L->recv(dst + (lo - start[me]) * kb, len, kd, j, comm, st),
                               "ncclRecv (rebalance)");
     if (s != GP_OK) return s;
   }
@@ -260,7 +219,7 @@ static uint64_t first_position(const uint64_t *all_n, int r) {
 
 /* Steps 1-2 on every entry, then the bucket sizes on the host (a wait). */
 static gp_status ps_partition(gp_dist *d, gp_dtype kt, void *const *keys, const uint64_t *all_n,
-                              int desc, const ps_plan *pl, ps_call *c) {
+                              int desc, const gp_ps_plan *pl, ps_call *c) {
   const int p = d->nranks;
   gp_status s = GP_OK;
   void **src = malloc((size_t)d->nlocal * 2 * sizeof *src);
@@ -270,7 +229,7 @@ static gp_status ps_partition(gp_dist *d, gp_dtype kt, void *const *keys, const 
     const int me = d->rank0 + i;
     if ((s = gp_dist_device(d, i)) != GP_OK) break;
     s = gp_cuda_dist_sample(d->ctx[i], kt, keys[i], all_n[me],
-                            ps_samples(all_n[me], pl->total, pl->ssum), pl->slots,
+                            gp_ps_rank_samples(pl, all_n[me]), pl->slots,
                             first_position(all_n, me), desc, c->w[i].own_k, c->w[i].own_p);
     if (s != GP_OK) s = gp_dist_fail_ctx(d, i, s);
   }
@@ -315,8 +274,8 @@ gp_status gp_dist_psort(gp_dist *d, gp_dtype kt, void *const *keys, const uint64
   const int p = d->nranks;
   const size_t kb = gp_dtype_size(kt);
   *fell_back = 0;
-  ps_plan pl;
-  ps_make_plan(&pl, p, all_n);
+  gp_ps_plan pl;
+  gp_ps_make_plan(&pl, p, all_n);
   ps_call c;
   memset(&c, 0, sizeof c);
   gp_status s = ensure_aux(d);
@@ -333,7 +292,7 @@ gp_status gp_dist_psort(gp_dist *d, gp_dtype kt, void *const *keys, const uint64
   for (int r = 0; r < p; r++) {
     c.m[r] = 0;
     for (int j = 0; j < p; j++) c.m[r] += c.bmat[(size_t)j * p + r];
-    if (c.m[r] > ps_cap(all_n[r], pl.total, p)) *fell_back = 1;
+    if (c.m[r] > gp_ps_cap(all_n[r], pl.total, p)) *fell_back = 1;
     c.held[r] = at;
     c.start[r] = tgt;
     at += c.m[r];

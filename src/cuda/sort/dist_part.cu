@@ -5,6 +5,7 @@
  * whatever the data. */
 #include "cuda/sort/sort_cuda.h"
 #include "core/key_codec.h"
+#include "core/psort_math.h"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -12,16 +13,7 @@
 typedef unsigned long long u64;
 
 #define DP_THREADS 256
-#define DP_MAXP 64 /* splitters a block keeps in shared memory (ranks - 1) */
-
-/* a stateless 64-bit mix (splitmix64's finalizer) */
-__device__ __forceinline__ u64 dp_mix(u64 x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+#define DP_MAXP (GP_PS_MAX_RANKS - 1) /* splitters a block keeps in shared memory */
 
 /* Slot j < s holds the sample of stratum j: a pseudo-random position in
  * [j n / s, (j + 1) n / s); slots s .. slots-1 hold (~0, ~0), which sorts last. */
@@ -31,8 +23,7 @@ __global__ void dp_sample(const K *keys, u64 n, u64 s, u64 slots, u64 gbase, gp_
   for (u64 j = (u64)blockIdx.x * blockDim.x + threadIdx.x; j < slots;
        j += (u64)gridDim.x * blockDim.x) {
     if (j < s) {
-      const u64 lo = j * n / s, hi = (j + 1) * n / s;
-      const u64 pos = lo + dp_mix(gbase + j) % (hi - lo);
+      const u64 pos = gp_ps_sample_pos(j, n, s, gbase);
       skey[j] = (u64)gp_key_enc(keys[pos], kc, desc);
       spos[j] = gbase + pos;
     } else {
@@ -40,14 +31,6 @@ __global__ void dp_sample(const K *keys, u64 n, u64 s, u64 slots, u64 gbase, gp_
       spos[j] = ~0ull;
     }
   }
-}
-
-/* The bucket of (e, gpos): how many splitters are <= it. */
-__device__ __forceinline__ unsigned dp_bucket(u64 e, u64 gpos, const u64 *sk, const u64 *sp,
-                                              unsigned nb) {
-  unsigned b = 0;
-  for (unsigned i = 0; i < nb; i++) b += sk[i] < e || (sk[i] == e && sp[i] <= gpos);
-  return b;
 }
 
 struct dp_args {
@@ -63,7 +46,7 @@ struct dp_args {
 };
 
 /* Splitter i is the sorted sample at index a.pick[i] (>= the sample count: +infinity). */
-__device__ __forceinline__ void dp_load_splitters(const dp_args &a, u64 *sk, u64 *sp) {
+__device__ __forceinline__ void dp_load_splitters(const dp_args &a, uint64_t *sk, uint64_t *sp) {
   for (unsigned i = threadIdx.x; i < a.nb; i += blockDim.x) {
     const u64 k = a.pick[i];
     sk[i] = k < a.total ? a.skey[k] : ~0ull;
@@ -73,7 +56,7 @@ __device__ __forceinline__ void dp_load_splitters(const dp_args &a, u64 *sk, u64
 }
 
 template <typename K> __global__ __launch_bounds__(DP_THREADS) void dp_count(dp_args a) {
-  __shared__ u64 sk[DP_MAXP], sp[DP_MAXP];
+  __shared__ uint64_t sk[DP_MAXP], sp[DP_MAXP];
   __shared__ unsigned cnt[DP_MAXP + 1];
   dp_load_splitters(a, sk, sp);
   for (unsigned b = threadIdx.x; b <= a.nb; b += blockDim.x) cnt[b] = 0;
@@ -82,7 +65,7 @@ template <typename K> __global__ __launch_bounds__(DP_THREADS) void dp_count(dp_
   const K *keys = (const K *)a.keys;
   for (u64 i = lo + threadIdx.x; i < hi; i += DP_THREADS) {
     const u64 e = (u64)gp_key_enc(keys[i], a.kc, a.desc);
-    atomicAdd(&cnt[dp_bucket(e, a.gbase + i, sk, sp, a.nb)], 1u);
+    atomicAdd(&cnt[gp_ps_bucket(e, a.gbase + i, sk, sp, a.nb)], 1u);
   }
   __syncthreads();
   for (unsigned b = threadIdx.x; b <= a.nb; b += blockDim.x)
@@ -115,7 +98,7 @@ __global__ void dp_scan(u64 *blk_counts, unsigned blocks, unsigned p, unsigned m
 }
 
 template <typename K> __global__ __launch_bounds__(DP_THREADS) void dp_scatter(dp_args a, K *out) {
-  __shared__ u64 sk[DP_MAXP], sp[DP_MAXP];
+  __shared__ uint64_t sk[DP_MAXP], sp[DP_MAXP];
   __shared__ unsigned long long cur[DP_MAXP + 1];
   dp_load_splitters(a, sk, sp);
   for (unsigned b = threadIdx.x; b <= a.nb; b += blockDim.x)
@@ -132,7 +115,7 @@ template <typename K> __global__ __launch_bounds__(DP_THREADS) void dp_scatter(d
     unsigned b = ~0u;
     if (ok) {
       k = keys[i];
-      b = dp_bucket((u64)gp_key_enc(k, a.kc, a.desc), a.gbase + i, sk, sp, a.nb);
+      b = gp_ps_bucket((u64)gp_key_enc(k, a.kc, a.desc), a.gbase + i, sk, sp, a.nb);
     }
     for (unsigned c = 0; c <= a.nb; c++) {
       const unsigned m = __ballot_sync(0xFFFFFFFFu, b == c);
