@@ -293,6 +293,17 @@ static void check_offsets_suite(void) {
   free(off);
   free(sz);
 
+  /* large segments on both sides of the small-shape boundary, the larger first: the
+     scratch of the smaller one is the bigger (test_radix_scratch) */
+  if (!quick) {
+    const size_t B = (size_t)1 << GP_RX_SMALL_SWEEP_LOG2;
+    size_t edge[] = {B + 1, B, 3, B - 1};
+    off = offsets_of(edge, 4, 0);
+    check_offsets("shape-edge", GP_U32, GP_U32, off, 4, GP_ASCENDING, SC_RANDOM, 0);
+    check_offsets("shape-edge", GP_U64, -1, off, 4, GP_DESCENDING, SC_FEW, 0);
+    free(off);
+  }
+
   /* one segment of all keys; all segments empty; no segments */
   size_t one[] = {quick ? 2 * T + 3 : ((size_t)1 << 20) + 3};
   off = offsets_of(one, 1, 0);

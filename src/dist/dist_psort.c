@@ -37,7 +37,7 @@ static uint64_t ps_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static size_t ps_carve(ps_parts *w, char *base, gp_context *ctx, gp_dtype kt, int p, size_t n,
                        uint64_t total, uint64_t slots) {
   const size_t kb = gp_dtype_size(kt), cap = gp_ps_cap(n, total, p), sall = (size_t)p * slots;
-  size_t sc = gp_cuda_radix_scratch(kt, 0, cap);
+  size_t sc = gp_cuda_radix_scratch_upto(kt, 0, cap); /* the own bucket's and the received */
   sc = ps_max(sc, cap * kb);
   sc = ps_max(sc, gp_cuda_radix_scratch(GP_U64, 8, sall));
   gp_ws_layout l = {0};

@@ -605,6 +605,16 @@ extern "C" size_t gp_cuda_radix_scratch(gp_dtype key_type, int value_bytes, size
   return rx_layout(kb, value_bytes, n).end;
 }
 
+/* rx_layout grows with n within each shape, but sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2
+ * keys take smaller tiles, so more look-back state: the scratch of n keys can be less
+ * than that of fewer. A buffer for several sorts of at most n keys needs this much. */
+extern "C" size_t gp_cuda_radix_scratch_upto(gp_dtype key_type, int value_bytes, size_t n) {
+  const size_t sm = (size_t)1 << GP_RX_SMALL_SWEEP_LOG2;
+  const size_t a = gp_cuda_radix_scratch(key_type, value_bytes, n);
+  const size_t b = n > sm ? gp_cuda_radix_scratch(key_type, value_bytes, sm) : 0;
+  return a > b ? a : b;
+}
+
 extern "C" size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_bytes, size_t n) {
   const size_t kb = gp_dtype_size(key_type);
   if (n <= 1 || rx_fits_block(kb, n)) return 0;
@@ -932,7 +942,8 @@ extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
 
 extern "C" size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
                                                  const gp_cuda_seg_summary *sum) {
-  return sum->max_large ? rx_layout(gp_dtype_size(key_type), value_bytes, sum->max_large).end : 0;
+  /* the large segments are sorted one after another in this buffer */
+  return sum->max_large ? gp_cuda_radix_scratch_upto(key_type, value_bytes, sum->max_large) : 0;
 }
 
 template <typename K, typename V, bool PV>
