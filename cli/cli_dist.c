@@ -2,9 +2,9 @@
  * (n / g elements each, the first n % g one more), one on each GPU of this process
  * (gp_dist_create_local: GPU i holds entry i), and sorted or reduced there by
  * gp_dist_sort / gp_dist_reduce. --dist-file PATH: this process is one rank started by a
- * launcher (gp_dist_create_file), its file the rank's shard, on GPU LOCAL_RANK. The public API allocates no device memory, so the shards
- * are placed with the CUDA runtime, which the command links through the static library
- * (as the bench suites do). Without CUDA there is no gp_dist to reach: the library's
+ * launcher (gp_dist_create_file), its file the rank's shard, on GPU LOCAL_RANK. The
+ * public API allocates no device memory, so the shards are placed with the CUDA runtime,
+ * which the command links through the static library (as the bench suites do). Without CUDA there is no gp_dist to reach: the library's
  * gp_dist_create_local says so, and that message is what the user sees. */
 #include "cli_dist.h"
 #include "cli_util.h"
