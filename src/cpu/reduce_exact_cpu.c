@@ -130,23 +130,6 @@ GP_CPU_AVX512 static inline __m512d xs512_load(const void *x, int f32, size_t i)
 #define XS_LOADU _mm512_loadu_pd
 #define XS_STOREU _mm512_storeu_pd
 #include "cpu/reduce_exact_vec.h"
-#undef XS_ATTR
-#undef XS_NAME
-#undef XS_VEC
-#undef XS_W
-#undef XS_NV
-#undef XS_MASK
-#undef XS_MOR
-#undef XS_MBITS
-#undef XS_MNONE
-#undef XS_ADD
-#undef XS_SUB
-#undef XS_NEQ0
-#undef XS_BIG
-#undef XS_BLEND
-#undef XS_LOADX
-#undef XS_LOADU
-#undef XS_STOREU
 
 /* AVX2: four vectors of 4; masks are compare results, one all-ones double per lane */
 GP_CPU_AVX2 static inline __m256d xs256_big(__m256d s) {

@@ -12,7 +12,8 @@
  *   XS_BLEND(m, s, h)  per lane: m ? h : s
  *   XS_LOADX(x, f32, i) XS_W inputs from x[i] as doubles (F32 widened exactly)
  *   XS_LOADU, XS_STOREU doubles from / to memory
- * Every lane is an independent expansion; the lane count never changes the exact sum. */
+ * Every lane is an independent expansion; the lane count never changes the exact sum.
+ * The macros above are undefined at the end. */
 
 /* One TwoSum per lane: s = h + v, and the lanes where it was not exact (NaN e too). */
 XS_ATTR static inline XS_MASK XS_NAME(xs_inexact)(XS_VEC h, XS_VEC v, XS_VEC *s) {
@@ -98,3 +99,21 @@ XS_ATTR static void XS_NAME(chunk_vec)(gp_dtype type, const void *p, size_t n, i
   }
   gp_xs_normalize(acc, L);
 }
+
+#undef XS_ATTR
+#undef XS_NAME
+#undef XS_VEC
+#undef XS_W
+#undef XS_NV
+#undef XS_MASK
+#undef XS_MOR
+#undef XS_MBITS
+#undef XS_MNONE
+#undef XS_ADD
+#undef XS_SUB
+#undef XS_NEQ0
+#undef XS_BIG
+#undef XS_BLEND
+#undef XS_LOADX
+#undef XS_LOADU
+#undef XS_STOREU

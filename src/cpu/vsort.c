@@ -100,25 +100,6 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k32(__m512i x) {
 #define VW_MAX_N GP_VSORT32_MAX
 #define VW_PUBLIC vs_sort_k32
 #include "cpu/vsort_impl.h"
-#undef VW
-#undef VW_TARGET
-#undef VW_VEC
-#undef VW_KT
-#undef VW_L
-#undef VW_MASK
-#undef VW_LANES
-#undef VW_MIN
-#undef VW_MAX
-#undef VW_PERM
-#undef VW_BLEND
-#undef VW_SET1
-#undef VW_SIGN
-#undef VW_TOP
-#undef VW_MLOADZ
-#undef VW_MSTORE
-#undef VW_REV
-#undef VW_MAX_N
-#undef VW_PUBLIC
 
 /* ---- 8-byte keys, 8 a vector (the same network, lanes of unsigned 64 bits) ---------- */
 GP_CPU_AVX512 static inline __m512i vs_step_k64(__m512i x, __m512i idx, __mmask8 hi) {
@@ -162,25 +143,6 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k64(__m512i x) {
 #define VW_MAX_N GP_VSORT64_MAX
 #define VW_PUBLIC vs_sort_k64
 #include "cpu/vsort_impl.h"
-#undef VW
-#undef VW_TARGET
-#undef VW_VEC
-#undef VW_KT
-#undef VW_L
-#undef VW_MASK
-#undef VW_LANES
-#undef VW_MIN
-#undef VW_MAX
-#undef VW_PERM
-#undef VW_BLEND
-#undef VW_SET1
-#undef VW_SIGN
-#undef VW_TOP
-#undef VW_MLOADZ
-#undef VW_MSTORE
-#undef VW_REV
-#undef VW_MAX_N
-#undef VW_PUBLIC
 #undef VW_XOR
 #undef VW_OR
 #undef VW_ANDNOT

@@ -7,7 +7,8 @@
  * VW_MLOADZ / VW_MSTORE / VW_XOR / VW_OR / VW_ANDNOT / VW_LOAD / VW_STORE (the
  * intrinsics), VW_SIGN (a lane's sign bit copied through it), VW_TOP (the sign bit),
  * VW_REV (lanes reversed), VW(sort1) and VW(clean1) (a vector sorted, and a vector's
- * half-cleaners), VW_MAX_N and VW_PUBLIC (the driver's name). */
+ * half-cleaners), VW_MAX_N and VW_PUBLIC (the driver's name). The per-instance macros
+ * are undefined at the end; the instruction set's (VW_XOR .. VW_STORE) stay. */
 
 /* core/key_codec.h's encoding, a vector at a time: float keys flip all bits when
  * negative, else the sign bit; signed keys the sign bit; descending complements. */
@@ -118,3 +119,23 @@ VW_TARGET static void VW_PUBLIC(VW_KT *keys, size_t n, gp_key_class c, int desc)
   for (size_t i = 0; i < n; i += VW_L)
     VW_MSTORE(keys + i, VW_LANES(i, n), VW(dec)(VW_LOAD(buf + i), c, flip));
 }
+
+#undef VW
+#undef VW_TARGET
+#undef VW_VEC
+#undef VW_KT
+#undef VW_L
+#undef VW_MASK
+#undef VW_LANES
+#undef VW_MIN
+#undef VW_MAX
+#undef VW_PERM
+#undef VW_BLEND
+#undef VW_SET1
+#undef VW_SIGN
+#undef VW_TOP
+#undef VW_MLOADZ
+#undef VW_MSTORE
+#undef VW_REV
+#undef VW_MAX_N
+#undef VW_PUBLIC
