@@ -52,23 +52,26 @@ if has python; then
 fi
 if has sanitize; then
   stamp sanitize
-  : >"$OUT/sanitize.log"
   # every tool over the kernel suite and the reduce and sort suites at their quick sizes;
   # memcheck over the other GPU suites; racecheck and synccheck over the radix sort.
+  # The jobs run 6 at a time (each is mostly host-bound); one log per job.
   # exit 124 is the timeout, 9 a sanitizer finding
   san() { # tool, test, quick level, limit
     GP_TEST_QUICK=$3 timeout "$4" compute-sanitizer --tool "$1" --error-exitcode 9 $B/$2 \
-      >>"$OUT/sanitize.log" 2>&1
-    echo "$1 $2 (GP_TEST_QUICK=$3): exit $?" | tee -a "$OUT/summary.txt"
+      >"$OUT/sanitize_$1_$2.log" 2>&1
+    echo "$1 $2 (GP_TEST_QUICK=$3): exit $?"
   }
-  for t in test_gpu_kernels test_reduce_gpu test_sort_gpu; do
-    for tool in memcheck racecheck synccheck; do san $tool $t 1 300; done
-  done
-  for t in test_sort_radix_gpu test_reduce_exact_gpu test_reduce_segments_gpu test_argreduce_gpu \
-           test_topk_gpu test_host_memory_gpu test_integrate_gpu; do
-    san memcheck $t 1 60
-  done
-  for tool in racecheck synccheck; do san $tool test_sort_radix_gpu 2 90; done
+  export -f san; export B OUT
+  {
+    for t in test_gpu_kernels test_reduce_gpu test_sort_gpu; do
+      for tool in memcheck racecheck synccheck; do echo "$tool $t 1 300"; done
+    done
+    for t in test_sort_radix_gpu test_reduce_exact_gpu test_reduce_segments_gpu test_argreduce_gpu \
+             test_topk_gpu test_host_memory_gpu test_integrate_gpu; do
+      echo "memcheck $t 1 120"
+    done
+    for tool in racecheck synccheck; do echo "$tool test_sort_radix_gpu 2 200"; done
+  } | xargs -P 6 -L 1 bash -c 'san "$@"' _ | sort | tee -a "$OUT/summary.txt"
 fi
 if has dist; then
   stamp "dist p1"

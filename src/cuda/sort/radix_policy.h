@@ -32,11 +32,10 @@
 #endif
 /* 8-byte keys with 8-byte values (H200, 2026-12-01, CUB / ours at 2^24 and 2^28: 12
    items 0.906x / 0.895x, 16 items 0.973x / 0.986x; 4-byte values keep 12: 0.94x against
-   0.91x at 16; docs/perf/sort.md). Stays 12 until test_sort_radix_gpu (full: sorts above
-   2^19 keys take this shape) has passed on a GPU with 16; the quick run that passed
-   stays below 2^19. */
+   0.91x at 16; docs/perf/sort.md). 16 since the full test_sort_radix_gpu passed with it
+   on the H200 (docs/perf/runs/2026-12-01-h200-verify2). */
 #ifndef GP_RX_PAIR_ITEMS8_V8
-#define GP_RX_PAIR_ITEMS8_V8 12
+#define GP_RX_PAIR_ITEMS8_V8 16
 #endif
 
 /* sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys take one-sweep tiles of this many keys
