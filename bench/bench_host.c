@@ -91,6 +91,25 @@ static int scalar_cases(gp_context *ctx, const char *mode, host_opts *o) {
     if (k >= 0) ts[k] = (gpb_wall_seconds() - t0) * 1e6;
   }
   row(o, "integrate f64 x^2, host result", mode, 1024, median(ts, o->reps), 0);
+  /* floors for the rows above, straight from the runtime: what one pointer-kind query,
+   * one stream operation waited for, and one 4-byte result copy cost */
+  cudaStream_t st = 0; /* the context's: gp_create leaves the default stream */
+  struct cudaPointerAttributes pa;
+  float h_small = 0;
+  for (int c = 0; c < 3; c++) {
+    for (int k = -3; k < o->reps; k++) {
+      double t0 = gpb_wall_seconds();
+      cudaError_t e = c == 0   ? cudaPointerGetAttributes(&pa, d_in)
+                      : c == 1 ? cudaMemsetAsync(d_out, 0, 4, st)
+                               : cudaMemcpyAsync(&h_small, d_in, 4, cudaMemcpyDeviceToHost, st);
+      if (e == cudaSuccess && c) e = cudaStreamSynchronize(st);
+      if (e != cudaSuccess) return 1;
+      if (k >= 0) ts[k] = (gpb_wall_seconds() - t0) * 1e6;
+    }
+    row(o, c == 0 ? "ref: cudaPointerGetAttributes" : c == 1 ? "ref: 4 B memset + stream sync"
+                                                            : "ref: 4 B D2H copy + stream sync",
+        mode, 0, median(ts, o->reps), 0);
+  }
   cudaFree(d_in);
   cudaFree(d_out);
   return 0;

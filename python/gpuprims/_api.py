@@ -52,9 +52,9 @@ def sum(a, algo: str = "auto", keep_on_device: bool = False,
 
     Returns a Python float or int; with keep_on_device=True a 0-d array of a's type on
     a's device, written asynchronously on the caller's stream. Integer sums widen to
-    64 bits (int32 -> int64, uint32 -> uint64) and wrap modulo 2^64. Float sums are
-    deterministic: algo="auto" gives the same bits on every run, GPU and backend
-    (float32 accumulates in float64). algo: "auto", "interleaved", "sequential",
+    64 bits (int32 -> int64, uint32 -> uint64) and wrap modulo 2^64. Float sums with
+    algo="auto" are correctly rounded (the exact sum of the elements, rounded once), so
+    their bits never depend on the run, GPU or backend. algo: "auto", "interleaved", "sequential",
     "two-phase", "warp-atomic" (the seed kernels; "warp-atomic" floats vary by run).
 
     >>> import numpy as np, gpuprims

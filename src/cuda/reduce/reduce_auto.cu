@@ -352,7 +352,7 @@ static gp_status run_auto(gp_context *ctx, const void *vin, size_t n, void *scra
 extern "C" gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type,
                                          const void *d_in, size_t n, void *scratch, void *d_out) {
   if (op == GP_SUM && (type == GP_F32 || type == GP_F64)) /* correctly rounded */
-    return gp_cuda_sum_exact(ctx, type, d_in, n, d_out);
+    return gp_cuda_sum_exact(ctx, type, d_in, n, scratch, d_out);
   GP_REDUCE_DISPATCH(run_auto, double, op, type, ctx, d_in, n, scratch, d_out)
   return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
 }

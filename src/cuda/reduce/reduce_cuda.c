@@ -15,7 +15,10 @@ size_t gp_cuda_reduce_scratch_bytes(gp_reduce_algo algo, gp_dtype type, size_t n
   case GP_REDUCE_WARP_ATOMIC: return 8;
   case GP_REDUCE_AUTO: break;
   }
-  return 8 * (size_t)gp_rt_auto_vblocks(n, gp_dtype_size(type));
+  const size_t partials = 8 * (size_t)gp_rt_auto_vblocks(n, gp_dtype_size(type));
+  if (type != GP_F32 && type != GP_F64) return partials;
+  const size_t recs = gp_cuda_sum_exact_scratch_bytes(type, n); /* the exact SUM's */
+  return recs > partials ? recs : partials;
 }
 
 gp_status gp_cuda_reduce(gp_context *ctx, gp_reduce_algo algo, gp_op op, gp_dtype type,

@@ -32,9 +32,12 @@ gp_status gp_cuda_reduce_auto(gp_context *ctx, gp_op op, gp_dtype type, const vo
                               size_t n, void *scratch, void *d_out);
 
 /* GP_REDUCE_AUTO's F32/F64 SUM (reduce_exact.cu): the exact sum rounded once, same
- * contract as above (type is GP_F32 or GP_F64; no scratch). */
+ * contract as above (type is GP_F32 or GP_F64; scratch: gp_cuda_sum_exact_scratch_bytes
+ * bytes of device memory for the blocks' records, which gp_cuda_reduce_scratch_bytes
+ * includes for AUTO on F32 and F64). */
+size_t gp_cuda_sum_exact_scratch_bytes(gp_dtype type, size_t n);
 gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
-                            void *d_out);
+                            void *scratch, void *d_out);
 /* The same kernel, stopping short of the rounding: d_acc (device, L + 1 words: GP_XS_F32_LIMBS
  * or GP_XS_F64_LIMBS of core/exact_sum.h, then the flags) gets the normalized
  * superaccumulator of the n >= 1 inputs, which gp_dist_reduce adds across ranks. Async. */

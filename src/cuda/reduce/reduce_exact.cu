@@ -2,12 +2,18 @@
  * rounded once (src/core/exact_sum.h). One launch: each thread keeps floating-point
  * expansions that take an input only when TwoSum says nothing is lost (F32: one double
  * per lane, ~7 FP64 instructions per element; F64: two doubles, ~13), any other input
- * goes into its warp's fixed-point superaccumulator in shared memory (integer atomics);
- * at the end warps fold their expansions by the same exact test, the block sums and
- * normalizes its warps' limbs, adds them into the call's global accumulator (integer
- * atomics: associative, so any order gives the same integer) and the last block
- * (ticket) rounds. The bits never depend on the grid, the order or the backend.
- * gp_cuda_sum_exact_acc runs the same kernel but the last block writes the normalized
+ * goes into its warp's fixed-point superaccumulator in shared memory (integer atomics).
+ * At the end the block folds its lanes' expansions by the same exact test into one
+ * expansion, which it writes as its record (scratch); a block whose superaccumulator
+ * was used also adds its normalized limbs into the call's global accumulator (integer
+ * atomics: associative, so any order gives the same integer). The last block (ticket)
+ * folds the records the same way: when no block used a superaccumulator and no input
+ * was NaN or infinite (ordinary data), the fold is the exact sum and one IEEE addition
+ * (F64: head + tail; F32: the double head narrowed) rounds it; otherwise everything
+ * goes into limbs, which are rounded. Either way the bits never depend on the grid,
+ * the order or the backend.
+ * gp_cuda_sum_exact_acc runs the same kernel without records: every block adds its
+ * expansion into the global accumulator and the last block writes the normalized
  * superaccumulator instead of rounding it: gp_dist_reduce adds the ranks' ones. */
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
@@ -24,6 +30,15 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_WARPS (GP_XS_THREADS / GP_WARP_SIZE)
 #define GP_XS_UNROLL 4u     /* 16-byte loads in flight per thread per tile */
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
+#define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
+#define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
+#define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
+
+/* a block's exact expansion and flags (l is unused for F32) */
+struct gp_xs_rec {
+  double h, l;
+  gp_xs_u64 fl;
+};
 
 template <typename T> struct gp_xs_fmt;
 template <> struct gp_xs_fmt<float> {
@@ -67,7 +82,7 @@ __device__ __noinline__ unsigned gp_xs_flush(gp_xs_u64 *acc, double x) {
   atomicAdd(acc + k, (gp_xs_u64)d[0]);
   if (d[1]) atomicAdd(acc + k + 1, (gp_xs_u64)d[1]);
   if (d[2] && k + 2 < gp_xs_fmt<T>::L) atomicAdd(acc + k + 2, (gp_xs_u64)d[2]);
-  return GP_XS_NOT_NEG0;
+  return GP_XS_NOT_NEG0 | GP_XS_USED;
 }
 
 /* one input into a lane's expansion (h, l) */
@@ -101,16 +116,59 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
   return old;
 }
 
+/* The block's lanes' expansions (h, l) folded into thread 0's, exactly or through the
+ * superaccumulators: the lanes of a warp by a shuffle tree (lanes < o take lane + o's),
+ * then warp 0 over the warps' results. Thread 0 gets the block's flags (heads other
+ * than -0 included); every thread of the block must call it. */
+template <typename T>
+__device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned &fl,
+                                                 gp_xs_u64 (*wacc)[gp_xs_fmt<T>::L + 1],
+                                                 double *sh, double *sl, unsigned *sf) {
+  const unsigned tid = threadIdx.x, lane = tid % GP_WARP_SIZE, warp = tid / GP_WARP_SIZE;
+#pragma unroll
+  for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
+    const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
+    const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+    if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[warp], fl);
+  }
+  fl = __reduce_or_sync(GP_FULL_MASK, fl);
+  if (lane == 0) { sh[warp] = h; sl[warp] = l; sf[warp] = fl; }
+  __syncthreads();
+  if (warp == 0) {
+    h = lane < GP_XS_WARPS ? sh[lane] : -0.0;
+    l = lane < GP_XS_WARPS ? sl[lane] : -0.0;
+    fl = lane < GP_XS_WARPS ? sf[lane] : 0u;
+#pragma unroll
+    for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
+      const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
+      const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+      if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[0], fl);
+    }
+    fl = __reduce_or_sync(GP_FULL_MASK, fl) | gp_xs_head_flag(h);
+  }
+}
+
+/* The warps' limbs added into wacc[0] (slot L: flags ORed), by threads 0..L. */
+template <int L> __device__ __forceinline__ void gp_xs_block_limbs(gp_xs_u64 (*wacc)[L + 1]) {
+  const unsigned tid = threadIdx.x;
+  if (tid <= (unsigned)L) {
+    gp_xs_u64 s = 0;
+    for (unsigned w = 0; w < GP_XS_WARPS; w++) s = tid < (unsigned)L ? s + wacc[w][tid] : s | wacc[w][tid];
+    wacc[0][tid] = s;
+  }
+}
+
 template <typename T, bool VEC>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
-    const T *__restrict__ in, size_t n, gp_xs_u64 *gacc, unsigned *ticket, T *out,
-    int64_t *acc_out) {
+    const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
+    T *out, int64_t *acc_out) {
   constexpr int L = gp_xs_fmt<T>::L;
   constexpr unsigned W = 16 / sizeof(T);
   constexpr unsigned TE = GP_XS_THREADS * GP_XS_UNROLL * W;
   __shared__ gp_xs_u64 wacc[GP_XS_WARPS][L + 1];
-  __shared__ unsigned am_last;
-  const unsigned tid = threadIdx.x, lane = tid % GP_WARP_SIZE, warp = tid / GP_WARP_SIZE;
+  __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
+  __shared__ unsigned sf[GP_XS_WARPS], bflags;
+  const unsigned tid = threadIdx.x, warp = tid / GP_WARP_SIZE;
   for (unsigned i = tid; i < GP_XS_WARPS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
   __syncthreads();
   gp_xs_u64 *acc = wacc[warp];
@@ -143,56 +201,94 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     const unsigned rem = (unsigned)(n - full * TE);
     for (unsigned k = tid; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
-
-  /* fold: lane components, then the warp's shuffle tree (lanes < o take lane + o's) */
 #pragma unroll
   for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
-#pragma unroll
-  for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
-    const double oh = __shfl_down_sync(GP_FULL_MASK, h[0], o);
-    const double ol = __shfl_down_sync(GP_FULL_MASK, l[0], o);
-    if (lane < o) gp_xs_merge<T>(h[0], l[0], oh, ol, acc, fl);
-  }
-  if (lane == 0) {
-    fl |= gp_xs_head_flag(h[0]); /* (a zero l may be +0 from -0 inputs: only heads count) */
-    fl |= gp_xs_flush<T>(acc, h[0]);
-    fl |= gp_xs_flush<T>(acc, l[0]);
-  }
-  fl = __reduce_or_sync(GP_FULL_MASK, fl);
-  if (lane == 0 && fl) atomicOr(&acc[L], (gp_xs_u64)fl);
-  __syncthreads();
+  gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, sf);
 
-  /* the block's exact sum: warps' limbs added, then carries propagated */
-  if (tid <= (unsigned)L) {
-    gp_xs_u64 s = 0;
-    for (unsigned w = 0; w < GP_XS_WARPS; w++) s = tid < (unsigned)L ? s + wacc[w][tid] : s | wacc[w][tid];
-    wacc[0][tid] = s;
+  /* thread 0 holds the block's expansion: its record, or (no records, or a grid of
+   * one that goes on to round) into the limbs when it cannot be rounded by itself */
+  if (tid == 0) {
+    const bool one = gridDim.x == 1;
+    if (recs && !one) {
+      gp_xs_rec r = {h[0], l[0], fl};
+      recs[blockIdx.x] = r;
+    } else if (!one || (fl & GP_XS_SPECIAL) || acc_out) {
+      fl |= gp_xs_flush<T>(wacc[0], h[0]) | gp_xs_flush<T>(wacc[0], l[0]) | GP_XS_USED;
+    }
+    bflags = fl;
   }
   __syncthreads();
-  int64_t *blk = reinterpret_cast<int64_t *>(wacc[0]);
+  unsigned bfl = bflags;
   if (gridDim.x == 1) {
-    if (tid == 0) gp_xs_finish(blk, out, acc_out);
+    if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one IEEE rounding */
+      if (tid == 0) gp_xs_store(out, h[0] + l[0]);
+      return;
+    }
+    gp_xs_block_limbs<L>(wacc);
+    __syncthreads();
+    if (tid == 0) {
+      wacc[0][L] |= bfl & ~GP_XS_USED;
+      gp_xs_finish(reinterpret_cast<int64_t *>(wacc[0]), out, acc_out);
+    }
     return;
   }
-  if (tid == 0) gp_xs_normalize_ool<T>(blk);
-  __syncthreads();
-  if (tid <= (unsigned)L) {
-    const gp_xs_u64 v = wacc[0][tid];
-    if (v) {
-      if (tid < (unsigned)L) atomicAdd(gacc + tid, v);
-      else atomicOr(gacc + tid, v);
-      __threadfence(); /* this add is visible before the block's ticket */
+
+  /* a block whose superaccumulator took anything adds its limbs into the call's */
+  if (bfl & GP_XS_USED) {
+    gp_xs_block_limbs<L>(wacc);
+    __syncthreads();
+    if (tid == 0) gp_xs_normalize_ool<T>(reinterpret_cast<int64_t *>(wacc[0]));
+    __syncthreads();
+    if (tid < (unsigned)L) {
+      const gp_xs_u64 v = wacc[0][tid];
+      if (v) atomicAdd(gacc + tid, v);
     }
+    if (tid == (unsigned)L && !recs) atomicOr(gacc + L, (gp_xs_u64)(bfl & ~GP_XS_USED));
+    __threadfence(); /* these adds are visible before the block's ticket */
   }
   __syncthreads();
-  if (tid == 0) am_last = gp_xs_ticket(ticket) == gridDim.x - 1;
+  if (tid == 0) bflags = gp_xs_ticket(ticket) == gridDim.x - 1;
   __syncthreads();
-  if (!am_last) return;
-  /* the last block: every other block's adds are in; take the total and leave zeros */
-  if (tid <= (unsigned)L) wacc[0][tid] = atomicExch(gacc + tid, 0ull);
+  if (!bflags) return;
+
+  /* the last block: every other block's record and adds are in (this block's own
+   * limbs too, if any: its superaccumulators start again from zero). Fold the records. */
+  for (unsigned i = tid; i < GP_XS_WARPS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
+  __syncthreads();
+  unsigned used = !recs; /* without records every block went through the limbs */
+  if (recs) {
+    double rh = -0.0, rl = -0.0;
+    fl = 0;
+    for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
+      fl |= (unsigned)__ldcg(&recs[b].fl);
+      gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
+    }
+    gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, sf);
+    if (tid == 0) {
+      if (!(fl & GP_XS_SPECIAL) && !acc_out) {
+        gp_xs_store(out, rh + rl);
+        *ticket = 0;
+      } else {
+        fl |= gp_xs_flush<T>(wacc[0], rh) | gp_xs_flush<T>(wacc[0], rl);
+      }
+      bflags = fl;
+    }
+    __syncthreads();
+    if (!(bflags & GP_XS_SPECIAL) && !acc_out) return;
+    used = bflags & GP_XS_USED;
+    bfl = bflags;
+  }
+  /* into limbs: this block's, plus the call's (taken, leaving zeros) */
+  gp_xs_block_limbs<L>(wacc);
+  __syncthreads();
+  if (tid <= (unsigned)L) {
+    const gp_xs_u64 g = used ? atomicExch(gacc + tid, 0ull) : 0ull;
+    wacc[0][tid] = tid < (unsigned)L ? wacc[0][tid] + g : wacc[0][tid] | g;
+  }
   __syncthreads();
   if (tid == 0) {
-    gp_xs_finish(blk, out, acc_out);
+    wacc[0][L] = (wacc[0][L] | bfl) & ~(gp_xs_u64)GP_XS_USED;
+    gp_xs_finish(reinterpret_cast<int64_t *>(wacc[0]), out, acc_out);
     *ticket = 0;
   }
 }
@@ -203,12 +299,19 @@ template <typename T, bool VEC> static unsigned gp_xs_resident(gp_context *ctx) 
   return gp_resident_blocks(ctx, gp_sum_exact_kernel<T, VEC>, GP_XS_THREADS, per_sm);
 }
 
-template <typename T, bool VEC>
-static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, T *out, int64_t *acc_out) {
+/* Tiles of the kernel (the most blocks it can use) for n elements of T. */
+template <typename T> static size_t gp_xs_tiles(size_t n) {
   constexpr size_t TE = GP_XS_THREADS * GP_XS_UNROLL * (16 / sizeof(T));
-  const size_t tiles = n / TE + (n % TE != 0);
+  return n / TE + (n % TE != 0);
+}
+
+template <typename T, bool VEC>
+static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
+                              int64_t *acc_out) {
   size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid : gp_xs_resident<T, VEC>(ctx);
+  const size_t tiles = gp_xs_tiles<T>(n);
   if (g > tiles) g = tiles;
+  if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
   if (g < 1) g = 1;
   unsigned *ticket = NULL;
   gp_xs_u64 *gacc = NULL;
@@ -217,28 +320,34 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, T *out, in
     if (s != GP_OK) return s;
   }
   gp_sum_exact_kernel<T, VEC><<<(unsigned)g, GP_XS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
-      in, n, gacc, ticket, out, acc_out);
+      in, n, static_cast<gp_xs_rec *>(scratch), gacc, ticket, out, acc_out);
   GP_LAUNCH_CHECK(ctx, "gp_sum_exact_kernel", g, GP_XS_THREADS, 0);
   return GP_OK;
 }
 
 template <typename T>
-static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *d_out,
-                           int64_t *acc_out) {
+static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *scratch,
+                           void *d_out, int64_t *acc_out) {
   const T *in = static_cast<const T *>(d_in);
   T *out = static_cast<T *>(d_out);
-  if ((uintptr_t)in % 16 == 0) return gp_xs_launch<T, true>(ctx, in, n, out, acc_out);
-  return gp_xs_launch<T, false>(ctx, in, n, out, acc_out);
+  if ((uintptr_t)in % 16 == 0) return gp_xs_launch<T, true>(ctx, in, n, scratch, out, acc_out);
+  return gp_xs_launch<T, false>(ctx, in, n, scratch, out, acc_out);
+}
+
+extern "C" size_t gp_cuda_sum_exact_scratch_bytes(gp_dtype type, size_t n) {
+  size_t g = type == GP_F32 ? gp_xs_tiles<float>(n) : gp_xs_tiles<double>(n);
+  if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
+  return g * sizeof(gp_xs_rec);
 }
 
 extern "C" gp_status gp_cuda_sum_exact(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
-                                       void *d_out) {
-  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, d_out, NULL);
-  return gp_xs_run<double>(ctx, d_in, n, d_out, NULL);
+                                       void *scratch, void *d_out) {
+  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, scratch, d_out, NULL);
+  return gp_xs_run<double>(ctx, d_in, n, scratch, d_out, NULL);
 }
 
 extern "C" gp_status gp_cuda_sum_exact_acc(gp_context *ctx, gp_dtype type, const void *d_in,
                                            size_t n, int64_t *d_acc) {
-  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, NULL, d_acc);
-  return gp_xs_run<double>(ctx, d_in, n, NULL, d_acc);
+  if (type == GP_F32) return gp_xs_run<float>(ctx, d_in, n, NULL, NULL, d_acc);
+  return gp_xs_run<double>(ctx, d_in, n, NULL, NULL, d_acc);
 }
