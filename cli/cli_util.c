@@ -4,6 +4,7 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -75,6 +76,41 @@ int cli_create(const char *cmd, gp_backend b, gp_context **ctx) {
   cli_error(cmd, "cannot create a %s context: %s", gp_backend_name(b), gp_last_error(*ctx));
   gp_destroy(*ctx);
   *ctx = NULL;
+  return 0;
+}
+
+static void *create_job(void *arg) {
+  cli_ctx_job *j = (cli_ctx_job *)arg;
+  j->status = gp_create(&j->ctx, j->backend);
+  return NULL;
+}
+
+void cli_create_start(cli_ctx_job *j, gp_backend b) {
+  memset(j, 0, sizeof *j);
+  j->backend = b;
+  pthread_t *t = b == GP_BACKEND_CPU ? NULL : (pthread_t *)malloc(sizeof *t);
+  if (t && pthread_create(t, NULL, create_job, j) == 0) {
+    j->threaded = 1;
+    j->thread = t;
+    return;
+  }
+  free(t);
+  create_job(j); /* a CPU context, or no thread to be had: here and now */
+}
+
+int cli_create_finish(const char *cmd, cli_ctx_job *j, gp_context **ctx) {
+  if (j->threaded) {
+    pthread_join(*(pthread_t *)j->thread, NULL);
+    free(j->thread);
+    j->thread = NULL;
+    j->threaded = 0;
+  }
+  *ctx = j->ctx;
+  if (j->status == GP_OK) return 1;
+  cli_error(cmd, "cannot create a %s context: %s", gp_backend_name(j->backend),
+            gp_last_error(j->ctx));
+  gp_destroy(j->ctx);
+  *ctx = j->ctx = NULL;
   return 0;
 }
 

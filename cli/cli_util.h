@@ -24,6 +24,20 @@ int cli_parse_u64(const char *s, uint64_t *v);
 int cli_parse_double(const char *s, double *v);
 /* Creates a context or prints why not (returns 0). */
 int cli_create(const char *cmd, gp_backend b, gp_context **ctx);
+/* A context created on a second thread while the command reads its input: a CUDA
+ * context and the library's kernels take ~0.3 s to load in a new process (H200 host,
+ * 2026-12-01), about as long as reading a 1 GiB file, so the two overlap. A CPU context
+ * is made at once, on the caller's thread. */
+typedef struct cli_ctx_job {
+  gp_backend backend;
+  gp_context *ctx;
+  gp_status status;
+  int threaded;
+  void *thread; /* pthread_t, when threaded */
+} cli_ctx_job;
+void cli_create_start(cli_ctx_job *j, gp_backend b);
+/* Waits for the context; prints why it could not be made (returns 0, *ctx NULL). */
+int cli_create_finish(const char *cmd, cli_ctx_job *j, gp_context **ctx);
 /* Prints "gpuprims <cmd>: <what>: <gp_last_error>" for a failed call. */
 void cli_fail(const char *cmd, gp_context *ctx, const char *what, gp_status s);
 /* Prints "gpuprims <cmd>: warning: <message>" to stderr. */

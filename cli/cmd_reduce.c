@@ -202,14 +202,19 @@ int cmd_reduce(int argc, char **argv) {
                    GP_FILE_AUTO};
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;
-  /* with --gpus or --dist-file this context only reads the file: no GPU of its own */
-  gp_context *ctx;
+  /* the file is read (through a CPU context) while the context that reduces it is
+   * made; with --gpus or --dist-file that one only prints: no GPU of its own */
+  gp_context *io, *ctx;
   const int dist = o.gpus >= 0 || o.dist_file;
-  if (!cli_create("reduce", dist ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
+  if (!cli_create("reduce", GP_BACKEND_CPU, &io)) return 1;
+  cli_ctx_job job;
+  cli_create_start(&job, dist ? GP_BACKEND_CPU : o.backend);
   gp_array arr = {GP_F64, 0, NULL};
-  gp_status s = gp_array_load(ctx, cli_path(o.path, 0), o.fmt, o.dtype, &arr);
-  if (s != GP_OK) {
-    cli_error("reduce", "%s", gp_last_error(ctx));
+  gp_status s = gp_array_load(io, cli_path(o.path, 0), o.fmt, o.dtype, &arr);
+  if (s != GP_OK) cli_error("reduce", "%s", gp_last_error(io));
+  gp_destroy(io);
+  if (!cli_create_finish("reduce", &job, &ctx) || s != GP_OK) {
+    gp_array_free(&arr);
     gp_destroy(ctx);
     return 1;
   }

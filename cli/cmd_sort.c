@@ -195,14 +195,19 @@ int cmd_sort(int argc, char **argv) {
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;
   if (!check(&o)) return EXIT_USAGE;
-  /* with --gpus or --dist-file this context only reads and writes the files */
-  gp_context *ctx;
+  /* the input is read (through a CPU context) while the context that sorts it is
+   * made; with --gpus or --dist-file that one only writes the output file */
+  gp_context *io, *ctx;
   const int dist = o.gpus >= 0 || o.dist_file;
-  if (!cli_create("sort", dist ? GP_BACKEND_CPU : o.backend, &ctx)) return 1;
+  if (!cli_create("sort", GP_BACKEND_CPU, &io)) return 1;
+  cli_ctx_job job;
+  cli_create_start(&job, dist ? GP_BACKEND_CPU : o.backend);
   gp_array arr = {GP_F64, 0, NULL};
-  gp_status s = gp_array_load(ctx, cli_path(o.paths[0], 0), o.fmt, o.dtype, &arr);
-  if (s != GP_OK) {
-    cli_fail("sort", ctx, "reading the input", s);
+  gp_status s = gp_array_load(io, cli_path(o.paths[0], 0), o.fmt, o.dtype, &arr);
+  if (s != GP_OK) cli_fail("sort", io, "reading the input", s);
+  gp_destroy(io);
+  if (!cli_create_finish("sort", &job, &ctx) || s != GP_OK) {
+    gp_array_free(&arr);
     gp_destroy(ctx);
     return 1;
   }

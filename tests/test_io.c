@@ -312,6 +312,32 @@ static void test_big(gp_context *ctx) {
   remove(tmp("big.bin"));
 }
 
+/* Bodies of GP_IO_PAR_MIN bytes and more are read in parallel pieces (pread): a 40 MiB +
+ * 12 byte array of u32 (the last piece short), each element its own index, through
+ * .npy and raw, must come back whole and in place. */
+static void test_parallel_body(gp_context *ctx) {
+  const size_t n = ((size_t)10 << 20) + 3;
+  gp_array a = {GP_U32, n, malloc(n * 4)};
+  CHECK(a.data != NULL);
+  if (!a.data) return;
+  for (size_t i = 0; i < n; i++) ((uint32_t *)a.data)[i] = (uint32_t)(i * 2654435761u);
+  const gp_file_format fmts[2] = {GP_FILE_NPY, GP_FILE_RAW};
+  for (int k = 0; k < 2; k++) {
+    const char *path = k ? tmp("par.bin") : tmp("par.npy");
+    CHECK_OK(ctx, gp_array_save(ctx, path, fmts[k], &a));
+    gp_array b = {GP_F64, 0, NULL};
+    CHECK_OK(ctx, gp_array_load(ctx, path, fmts[k], GP_U32, &b));
+    CHECK(b.dtype == GP_U32 && b.n == n);
+    size_t bad = n;
+    for (size_t i = 0; b.data && b.n == n && i < n && bad == n; i++)
+      if (((uint32_t *)b.data)[i] != (uint32_t)(i * 2654435761u)) bad = i;
+    CHECK_MSG(bad == n, "%s: element %zu differs after a parallel read", path, bad);
+    gp_array_free(&b);
+    remove(path);
+  }
+  gp_array_free(&a);
+}
+
 static void test_raw(gp_context *ctx) {
   write_bytes(tmp("odd.bin"), "0123456789abc", 13);
   EXPECT_LOAD_FAIL(tmp("odd.bin"), GP_FILE_RAW, GP_F32, GP_ERR_FORMAT, "13 bytes, not a multiple of 4");
@@ -635,6 +661,7 @@ int main(void) {
   test_text(ctx);
   test_errors(ctx);
   test_big(ctx);
+  test_parallel_body(ctx);
   test_safe_output(ctx);
   gp_destroy(ctx);
   char cmd[600];

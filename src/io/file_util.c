@@ -12,6 +12,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+/* threads of gp_io_read_body: up to 8 (the page-cache copy stops scaling at a few),
+ * no more than OpenMP would use */
+static int io_threads(void) {
+#if defined(_OPENMP)
+  const int t = omp_get_max_threads();
+  return t < 8 ? t : 8;
+#else
+  return 1;
+#endif
+}
 
 gp_status gp_io_open_read(gp_context *ctx, const char *path, FILE **f, uint64_t *size) {
   *f = fopen(path, "rb");
@@ -49,6 +63,66 @@ gp_status gp_io_read_exact(gp_context *ctx, FILE *f, const char *path, void *dst
                      path, what, bytes, done);
     }
   }
+  return GP_OK;
+}
+
+/* pread of exactly len bytes at off (short reads continued); 0, or the errno, or -1
+ * when the file ends first (*got: bytes read before that). */
+static int pread_all(int fd, unsigned char *dst, size_t len, off_t off, size_t *got) {
+  size_t done = 0;
+  while (done < len) {
+    size_t want = len - done < GP_IO_CHUNK ? len - done : GP_IO_CHUNK;
+    ssize_t r = pread(fd, dst + done, want, off + (off_t)done);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      *got = done;
+      return errno ? errno : EIO;
+    }
+    if (r == 0) {
+      *got = done;
+      return -1;
+    }
+    done += (size_t)r;
+  }
+  *got = done;
+  return 0;
+}
+
+gp_status gp_io_read_body(gp_context *ctx, FILE *f, const char *path, void *dst,
+                          size_t bytes, int regular, const char *what) {
+  const off_t start = regular && bytes >= GP_IO_PAR_MIN ? ftello(f) : (off_t)-1;
+  if (start < 0) return gp_io_read_exact(ctx, f, path, dst, bytes, what);
+  const int fd = fileno(f);
+  const long pieces = (long)((bytes + GP_IO_PAR_PIECE - 1) / GP_IO_PAR_PIECE);
+  int err = 0;           /* the first failing piece's errno (-1: the file ended) */
+  long bad = pieces;     /* its index */
+  size_t bad_got = 0;    /* bytes it read */
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(io_threads())
+#endif
+  for (long i = 0; i < pieces; i++) {
+    const size_t off = (size_t)i * GP_IO_PAR_PIECE;
+    const size_t len = bytes - off < GP_IO_PAR_PIECE ? bytes - off : GP_IO_PAR_PIECE;
+    size_t got = 0;
+    const int e = pread_all(fd, (unsigned char *)dst + off, len, start + (off_t)off, &got);
+    if (e) {
+#if defined(_OPENMP)
+#pragma omp critical(gp_io_read_body)
+#endif
+      if (i < bad) { bad = i; err = e; bad_got = got; }
+    }
+  }
+  if (err) {
+    const size_t done = (size_t)bad * GP_IO_PAR_PIECE + bad_got;
+    if (err > 0)
+      return gp_fail(ctx, GP_ERR_IO, "%s: read error in %s after %zu bytes: %s", path, what,
+                     done, strerror(err));
+    return gp_fail(ctx, GP_ERR_FORMAT,
+                   "%s: %s is truncated: expected %zu bytes, the file ends after %zu", path,
+                   what, bytes, done);
+  }
+  if (fseeko(f, start + (off_t)bytes, SEEK_SET) != 0)
+    return gp_fail(ctx, GP_ERR_IO, "%s: cannot seek past %s: %s", path, what, strerror(errno));
   return GP_OK;
 }
 

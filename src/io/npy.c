@@ -271,7 +271,7 @@ gp_status gp_npy_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
     if (!data)
       return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for %llu "
                      "elements", path, bytes, (unsigned long long)count);
-    s = gp_io_read_exact(ctx, f, path, data, bytes, "the array data");
+    s = gp_io_read_body(ctx, f, path, data, bytes, size != UINT64_MAX, "the array data");
     if (s) { free(data); return s; }
   }
   if (size == UINT64_MAX) { /* a stream: the same check as a file's size, by reading */

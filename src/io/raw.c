@@ -27,7 +27,7 @@ gp_status gp_raw_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
     data = malloc(bytes);
     if (!data)
       return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, bytes);
-    gp_status s = gp_io_read_exact(ctx, f, path, data, bytes, "the array data");
+    gp_status s = gp_io_read_body(ctx, f, path, data, bytes, 1, "the array data");
     if (s) { free(data); return s; }
   }
   out->dtype = t;
