@@ -38,6 +38,10 @@
 /* the most keys one thread sorts alone (serial LSD in its cache); larger arrays and
    buckets get parallel passes */
 #define RX_CACHE_KEYS ((size_t)1 << 16)
+/* The mapped first pass (par_mapped in radix_cpu_impl.h): from this many keys, on a
+ * window of this many bits */
+#define RX_MAP_MIN_N ((size_t)1 << 20)
+#define RX_MAP_BITS 16
 
 /* Digits of an LSD sort on bits [lo, hi): as few as the width limit allows, of near
  * equal widths (lowest first). */

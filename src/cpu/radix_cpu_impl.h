@@ -112,8 +112,10 @@ static void RX(count)(const RX_KT *k, size_t i0, size_t i1, int raw, int shift,
  * instead of 2^width scattered streams. gen: the values are the source indices. */
 static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_KT *dk,
                         RX_VT *dv, size_t i0, size_t i1, int shift, size_t nb,
-                        gp_key_class c, int desc, size_t *cur, rx_thread *w) {
-  const RX_KT mask = (RX_KT)(nb - 1);
+                        const uint16_t *map, gp_key_class c, int desc, size_t *cur,
+                        rx_thread *w) {
+  /* map (par_mapped): the bucket of each value of the RX_MAP_BITS-bit window at shift */
+  const RX_KT mask = map ? (RX_KT)(((size_t)1 << RX_MAP_BITS) - 1) : (RX_KT)(nb - 1);
   RX_KT *bufk = (RX_KT *)w->wck;
   RX_VT *bufv = (RX_VT *)w->wcv;
   size_t *flushed = w->flushed; /* per bucket: first destination not yet written */
@@ -122,7 +124,7 @@ static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_K
   for (size_t b = 0; b < nb; b++) flushed[b] = cur[b];
   for (size_t i = i0; i < i1; i++) {
     RX_KT x = raw ? RX_ENC(sk[i], c, desc) : sk[i];
-    size_t b = (x >> shift) & mask, q = cur[b]++;
+    size_t b = map ? map[(x >> shift) & mask] : (x >> shift) & mask, q = cur[b]++;
     size_t slot = (base + q) & (RX_LINE - 1);
     RX_KT *lk = bufk + b * RX_LINE;
     RX_VT *lv = bufv + b * RX_LINE;
@@ -194,7 +196,7 @@ static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
       starts[nb] = sum;
     }
     if (moved)
-      RX(scatter)(rk, rv, raw, gen, dk, dv, i0, i1, shift, nb, c, desc, cnt,
+      RX(scatter)(rk, rv, raw, gen, dk, dv, i0, i1, shift, nb, NULL, c, desc, cnt,
                   &wk->threads[t]);
   }
   wk->counted = 0;
@@ -220,7 +222,7 @@ static int RX(serial_pass)(const RX_KT *sk, const RX_VT *sv, RX_KT *dk, RX_VT *d
   }
   starts[nb] = sum;
   if (wc) {
-    RX(scatter)(sk, sv, 0, 0, dk, dv, 0, n, shift, nb, GP_KEY_UNSIGNED, 0, cnt, w);
+    RX(scatter)(sk, sv, 0, 0, dk, dv, 0, n, shift, nb, NULL, GP_KEY_UNSIGNED, 0, cnt, w);
   } else {
     for (size_t i = 0; i < n; i++) {
       RX_KT x = sk[i];
@@ -367,6 +369,126 @@ static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
   }
 }
 
+/* The first pass of a large sort on skewed keys (floats: most keys share a few
+ * exponents, so the top digit of par_rec leaves buckets far larger than a cache and
+ * every key would move twice): a count of the RX_MAP_BITS-bit window below the highest
+ * differing bit hi, then a map of the window's values onto 2^wt buckets of near equal
+ * size (adjacent values together, so the buckets stay in key order and the pass is a
+ * stable counting sort like any other), a write-combined scatter through the map, and
+ * each bucket finished on the bits below the highest bit on which its keys can differ.
+ * Arguments as par_rec at level 0 with raw keys. Returns 0, having done nothing, when
+ * its scratch cannot be had. */
+static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, RX_VT *sv,
+                          RX_KT *ok, RX_VT *ov, int want_keys, size_t n, int lo, int hi,
+                          int wt, gp_key_class c, int desc, rx_work *wk) {
+  const int wbits = hi < RX_MAP_BITS ? hi : RX_MAP_BITS, shift = hi - wbits;
+  const size_t nv = (size_t)1 << wbits, nb = (size_t)1 << wt;
+  const RX_KT vmask = (RX_KT)(nv - 1);
+  const int nt = wk->nthreads;
+  uint32_t *cnt16 = (uint32_t *)calloc((size_t)nt * nv, sizeof(uint32_t));
+  uint16_t *map = (uint16_t *)malloc(nv * sizeof(uint16_t));
+  int *top = (int *)malloc(nb * sizeof(int));
+  if (!cnt16 || !map || !top) {
+    free(cnt16);
+    free(map);
+    free(top);
+    return 0;
+  }
+  size_t *st = wk->starts;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+  {
+    int t = 0, team = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    team = omp_get_num_threads();
+#endif
+    const size_t i0 = n * (size_t)t / (size_t)team, i1 = n * (size_t)(t + 1) / (size_t)team;
+    uint32_t *h = cnt16 + (size_t)t * nv;
+    for (size_t i = i0; i < i1; i++) h[(RX_ENC(rk[i], c, desc) >> shift) & vmask]++;
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+    { /* the map: value v goes to bucket floor(keys below v * nb / n); per bucket, the
+       * highest bit (+1) on which its keys can differ: they share every bit above the
+       * highest one in which its smallest and largest present values differ */
+      size_t below = 0, vfirst = 0, vlast = 0, cur = (size_t)-1;
+      for (size_t v = 0; v <= nv; v++) {
+        size_t tv = 0;
+        if (v < nv) {
+          for (int u = 0; u < team; u++) tv += cnt16[(size_t)u * nv + v];
+          const size_t b = (size_t)((double)below * (double)nb / (double)n);
+          map[v] = (uint16_t)(b < nb ? b : nb - 1);
+          below += tv;
+          if (!tv) continue;
+        }
+        if (v == nv || map[v] != cur) { /* the bucket before closes */
+          if (cur != (size_t)-1) {
+            const RX_KT d = (RX_KT)(vfirst ^ vlast);
+            int k = 0;
+            while (k < wbits && (d >> k)) k++;
+            top[cur] = shift + k;
+          }
+          if (v == nv) break;
+          cur = map[v];
+          vfirst = v;
+        }
+        vlast = v;
+      }
+      /* per-thread bucket counts, then cursors over (bucket, thread) */
+      for (int u = 0; u < team; u++) {
+        size_t *cb = wk->cnt + ((size_t)u << RX_TOP_MAX);
+        memset(cb, 0, nb * sizeof *cb);
+        const uint32_t *hu = cnt16 + (size_t)u * nv;
+        for (size_t v = 0; v < nv; v++) cb[map[v]] += hu[v];
+      }
+      size_t sum = 0;
+      for (size_t b = 0; b < nb; b++) {
+        st[b] = sum;
+        for (int u = 0; u < team; u++) {
+          size_t *cu = wk->cnt + ((size_t)u << RX_TOP_MAX) + b;
+          const size_t x = *cu;
+          *cu = sum;
+          sum += x;
+        }
+      }
+      st[nb] = sum;
+    } /* (the single's implied barrier) */
+    RX(scatter)(rk, rv, 1, gen, ok, ov, i0, i1, shift, nb, map, c, desc,
+                wk->cnt + ((size_t)t << RX_TOP_MAX), &wk->threads[t]);
+  }
+  free(cnt16);
+  free(map);
+  wk->counted = 0;
+  /* the buckets, as par_rec's: most side by side, the giants with all threads */
+  const size_t giant = n / (2 * (size_t)nt);
+  const long long nbl = (long long)nb;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#endif
+  for (long long b = 0; b < nbl; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len == 0 || (len > giant && len > RX_CACHE_KEYS)) continue;
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, 0, want_keys,
+            len, lo, top[b], c, desc, &wk->threads[t], 0);
+  }
+  for (long long b = 0; b < nbl; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len > giant && len > RX_CACHE_KEYS)
+      RX(par_rec)(ok + s, RX_HASV ? ov + s : NULL, 0, 0, ok + s, RX_HASV ? ov + s : NULL,
+                  sk + s, RX_HASV ? sv + s : NULL, 0, want_keys, len, lo, top[b], c, desc,
+                  wk, 1);
+  }
+  free(top);
+  return 1;
+}
+
 /* The bits on which the encoded keys differ (0: all equal), in parallel; the same read
  * counts each thread's chunk on the digit a par_pass over all the bits would take first
  * (width wt at the top), which that pass then reuses (wk->counted). */
@@ -400,6 +522,17 @@ static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int
   return a ^ o;
 }
 
+/* The largest bucket of the top digit that varying counted (wk->counted threads). */
+static size_t RX(top_bucket)(const rx_work *wk, size_t nb) {
+  size_t m = 0;
+  for (size_t b = 0; b < nb; b++) {
+    size_t x = 0;
+    for (int t = 0; t < wk->counted; t++) x += wk->cnt[((size_t)t << RX_TOP_MAX) + b];
+    if (x > m) m = x;
+  }
+  return m;
+}
+
 /* Sorts n raw keys in parallel: (sk, sv) to (dk, dv), the source possibly the
  * destination; gen: the values are the indices (argsort: sv unused, dk NULL, uk n keys
  * of scratch). (tk, tv): n keys and values of scratch. */
@@ -423,7 +556,14 @@ static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, R
   int hi = 0, lo = 0;
   while (hi < (int)(8 * sizeof(RX_KT)) && (diff >> hi)) hi++;
   while (!((diff >> lo) & 1)) lo++;
-  if (hi != bits || rx_top_width(n, hi - lo) != wt) wk->counted = 0; /* another digit */
+  const int wr = rx_top_width(n, hi - lo);
+  if (hi != bits || wr != wt) wk->counted = 0; /* another digit */
+  /* skewed keys (or a top digit not yet counted) take the mapped first pass */
+  if (n >= RX_MAP_MIN_N && hi - lo > wr && n < ((size_t)1 << 32) &&
+      (!wk->counted || RX(top_bucket)(wk, (size_t)1 << wt) > RX_CACHE_KEYS) &&
+      RX(par_mapped)(sk, sv, gen, dk ? dk : uk, dv, tk, tv, dk != NULL, n, lo, hi, wr, c,
+                     desc, wk))
+    return;
   /* the top digit holds the highest differing bit: it moves the keys */
   RX(par_rec)(sk, sv, 1, gen, dk ? dk : uk, dv, tk, tv, 1, dk != NULL, n, lo, hi, c, desc,
               wk, 0);
