@@ -71,7 +71,10 @@ typedef struct gp_context gp_context;
  * a valid context whose gp_last_error() explains, and which gp_destroy() frees;
  * it is NULL only when even that could not be allocated (GP_ERR_OUT_OF_MEMORY). */
 gp_status gp_create(gp_context **ctx, gp_backend backend);
-/* Frees the context and its workspace. NULL is a no-op. Synchronizes its stream. */
+/* Frees the context and its workspace. NULL is a no-op. Synchronizes its stream. A
+ * context keeps its workspace between calls: GPU memory grown to its largest call's
+ * need, and, for sorts on the CPU backend, host scratch of up to 1 GiB (about two
+ * arrays of the largest sort). */
 void gp_destroy(gp_context *ctx);
 gp_backend gp_backend_of(const gp_context *ctx);
 /* "cuda" or "cpu". */

@@ -156,6 +156,7 @@ gp_status gp_create(gp_context **out, gp_backend backend) {
 void gp_destroy(gp_context *ctx) {
   if (!ctx) return;
   if (ctx->jit && ctx->jit_free) ctx->jit_free(ctx->jit);
+  free(ctx->cpu_scratch);
 #if GP_HAVE_CUDA
   if (ctx->backend == GP_BACKEND_CUDA) {
     (void)cudaStreamSynchronize((cudaStream_t)ctx->stream);

@@ -39,6 +39,10 @@ struct gp_context {
   unsigned reduce_force_grid;
   struct gp_jit_cache *jit;
   void (*jit_free)(struct gp_jit_cache *); /* set by whoever creates jit */
+  /* the CPU radix sort's host scratch (src/cpu/radix_cpu.c), kept between calls up to
+   * GP_CPU_SCRATCH_KEEP bytes so repeated sorts do not fault in fresh pages each time */
+  void *cpu_scratch;
+  size_t cpu_scratch_bytes;
 };
 
 /* Records a printf-style message and returns `status`. Every failure goes through it. */
