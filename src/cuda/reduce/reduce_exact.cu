@@ -31,12 +31,15 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_UNROLL 4u     /* 16-byte loads in flight per thread per tile */
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
-/* Inputs of up to this many bytes take one block: a grid pays a second fold (the last
- * block over the records), a ticket and a fence, ~2 us for F32 and ~5 us for F64 on
- * the H200 (2026-12-01: F64 2^10 in one block 7.78 us, 2^12 in two 12.90 us), more
- * than one SM takes to read this much. */
-#ifndef GP_XS_ONE_BLOCK_BYTES
-#define GP_XS_ONE_BLOCK_BYTES ((size_t)64 << 10)
+/* Inputs of up to this many elements take one block: a grid pays a second fold (the
+ * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
+ * more than one block takes for this many elements. Measured on the H200 (2026-12-01,
+ * docs/perf/reduce.md) against thresholds of 0, 2^14 and 2^15 F32 / 2^13 and 2^14 F64
+ * elements: one block wins up to 2^13 elements in both types (F32 2^13 6.50 against
+ * 7.74 us, F64 2^12 8.61 against 13.02, 2^13 11.49 against 12.83) and loses from 2^14
+ * (F32 8.96 against 7.71, F64 17.18 against 12.61). */
+#ifndef GP_XS_ONE_BLOCK_N
+#define GP_XS_ONE_BLOCK_N ((size_t)1 << 13)
 #endif
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
@@ -316,7 +319,7 @@ template <typename T, bool VEC>
 static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
                               int64_t *acc_out) {
   size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid
-            : n * sizeof(T) <= GP_XS_ONE_BLOCK_BYTES ? 1
+            : n <= GP_XS_ONE_BLOCK_N ? 1
                                                       : gp_xs_resident<T, VEC>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
   if (g > tiles) g = tiles;
