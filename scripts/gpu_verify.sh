@@ -54,22 +54,34 @@ if has sanitize; then
   stamp sanitize
   # every tool over the kernel suite and the reduce and sort suites at their quick sizes;
   # memcheck over the other GPU suites; racecheck and synccheck over the radix sort.
-  # The jobs run 6 at a time (each is mostly host-bound); one log per job.
-  # exit 124 is the timeout, 9 a sanitizer finding
+  # The jobs run 6 at a time (each is mostly host-bound), one log each in a scratch
+  # folder (the device tool brings back at most 8 files); a job that fails leaves the
+  # end of its log in $OUT/sanitize_failures.txt. Run this step in a call of its own: it
+  # can take 500 s. exit 124 is the timeout, 9 a sanitizer finding
+  SANLOG=$(mktemp -d)
   san() { # tool, test, quick level, limit
+    local log="$SANLOG/$1_$2.log"
     GP_TEST_QUICK=$3 timeout "$4" compute-sanitizer --tool "$1" --error-exitcode 9 $B/$2 \
-      >"$OUT/sanitize_$1_$2.log" 2>&1
-    echo "$1 $2 (GP_TEST_QUICK=$3): exit $?"
+      >"$log" 2>&1
+    local rc=$?
+    echo "$1 $2 (GP_TEST_QUICK=$3): exit $rc"
+    [ $rc = 0 ] || { echo "== $1 $2: exit $rc"; tail -15 "$log"; } >>"$OUT/sanitize_failures.txt"
   }
-  export -f san; export B OUT
+  export -f san; export B OUT SANLOG
+  # the slowest first (racecheck of the reduction and sort suites needs minutes even in
+  # quick mode: 2026-12-01 it did not finish test_reduce_exact_gpu or test_reduce_gpu in
+  # 130 s, nor test_sort_gpu in 300 s beside five other jobs)
   {
+    for t in test_sort_gpu test_reduce_gpu test_reduce_exact_gpu; do echo "racecheck $t 1 500"; done
     for t in test_gpu_kernels test_reduce_gpu test_sort_gpu; do
-      for tool in memcheck racecheck synccheck; do echo "$tool $t 1 300"; done
+      for tool in memcheck synccheck; do echo "$tool $t 1 300"; done
     done
+    echo "racecheck test_gpu_kernels 1 300"
     for t in test_sort_radix_gpu test_reduce_exact_gpu test_reduce_segments_gpu test_argreduce_gpu \
              test_topk_gpu test_host_memory_gpu test_integrate_gpu; do
       echo "memcheck $t 1 120"
     done
+    echo "synccheck test_reduce_exact_gpu 1 120"
     for tool in racecheck synccheck; do echo "$tool test_sort_radix_gpu 2 200"; done
   } | xargs -P 6 -L 1 bash -c 'san "$@"' _ | sort | tee -a "$OUT/summary.txt"
 fi
