@@ -167,25 +167,15 @@ static void check_argsort_matrix(void) {
   check_pairs_stable(GP_F64, 8, SC_SPECIAL, ((size_t)1 << 20) - 1, GP_DESCENDING);
 }
 
-/* Skewed keys: most share their top bits and differ below (one bucket of the first MSD
- * pass holds most keys, and is split again by all threads), or a fifth are one value
- * (equal: a bucket above the cache size that no digit splits), the rest random; pairs
- * and argsort against the stable reference. */
-static void check_skewed(gp_dtype t, size_t n, gp_order order, int equal) {
+/* n keys of t, filled by the caller (left sorted): gp_argsort, gp_sort_pairs with index
+ * values and gp_sort against the stable reference; what names the keys in messages. */
+static void check_stable_order(gp_dtype t, char *keys, size_t n, gp_order order,
+                               const char *what) {
   size_t es = gp_dtype_size(t);
-  char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
+  char *orig = (char *)malloc(n * es);
   uint64_t *ix = (uint64_t *)malloc(n * 8), *vals = (uint64_t *)malloc(n * 8);
   size_t *perm = (size_t *)malloc(n * sizeof *perm);
-  for (size_t i = 0; i < n; i++) {
-    uint64_t r = check_rand64(), u = (r % 10 < (equal ? 2u : 7u)) ? (0x5A3ull << 52) | (equal ? 0 : r >> 20) : r;
-    if (es == 4) {
-      uint32_t x = (uint32_t)(u >> 32);
-      memcpy(keys + i * 4, &x, 4);
-    } else {
-      memcpy(keys + i * 8, &u, 8);
-    }
-    vals[i] = i;
-  }
+  for (size_t i = 0; i < n; i++) vals[i] = i;
   memcpy(orig, keys, n * es);
   stable_perm(t, keys, n, order, perm);
   CHECK_OK(ctx, gp_argsort(ctx, t, keys, GP_U64, ix, n, order));
@@ -194,9 +184,35 @@ static void check_skewed(gp_dtype t, size_t n, gp_order order, int equal) {
   for (size_t i = 0; i < n && ok; i++)
     ok = ix[i] == perm[i] && vals[i] == perm[i] &&
          memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
-  CHECK_MSG(ok, "skewed%s %s %s n=%zu: not the stable order", equal ? " (equal)" : "",
-            gp_dtype_name(t), order ? "desc" : "asc", n);
-  free(keys); free(orig); free(ix); free(vals); free(perm);
+  CHECK_MSG(ok, "%s %s %s n=%zu: not the stable order", what, gp_dtype_name(t),
+            order ? "desc" : "asc", n);
+  memcpy(keys, orig, n * es);
+  CHECK_OK(ctx, gp_sort(ctx, t, keys, n, order, GP_SORT_AUTO));
+  ok = 1;
+  for (size_t i = 0; i < n && ok; i++) ok = memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
+  CHECK_MSG(ok, "%s %s %s n=%zu: gp_sort keys out of order", what, gp_dtype_name(t),
+            order ? "desc" : "asc", n);
+  free(orig); free(ix); free(vals); free(perm);
+}
+
+/* Skewed keys: most share their top bits and differ below (one bucket of the first MSD
+ * pass holds most keys, and is split again by all threads), or a fifth are one value
+ * (equal: a bucket above the cache size that no digit splits), the rest random; keys,
+ * pairs and argsort against the stable reference. */
+static void check_skewed(gp_dtype t, size_t n, gp_order order, int equal) {
+  size_t es = gp_dtype_size(t);
+  char *keys = (char *)malloc(n * es);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = check_rand64(), u = (r % 10 < (equal ? 2u : 7u)) ? (0x5A3ull << 52) | (equal ? 0 : r >> 20) : r;
+    if (es == 4) {
+      uint32_t x = (uint32_t)(u >> 32);
+      memcpy(keys + i * 4, &x, 4);
+    } else {
+      memcpy(keys + i * 8, &u, 8);
+    }
+  }
+  check_stable_order(t, keys, n, order, equal ? "skewed (equal)" : "skewed");
+  free(keys);
 }
 
 /* Floats as data has them: most keys share a few exponents (a sum of uniforms, near
@@ -205,9 +221,7 @@ static void check_skewed(gp_dtype t, size_t n, gp_order order, int equal) {
  * par_mapped); keys, pairs and argsort against the stable reference. */
 static void check_normal(gp_dtype t, size_t n, gp_order order) {
   size_t es = gp_dtype_size(t);
-  char *keys = (char *)malloc(n * es), *orig = (char *)malloc(n * es);
-  uint64_t *ix = (uint64_t *)malloc(n * 8), *vals = (uint64_t *)malloc(n * 8);
-  size_t *perm = (size_t *)malloc(n * sizeof *perm);
+  char *keys = (char *)malloc(n * es);
   for (size_t i = 0; i < n; i++) {
     double x = check_rand01() + check_rand01() + check_rand01() - 1.5;
     if (i % 7 == 0) x = ldexp(x, (int)(check_rand64() % 41) - 20);
@@ -217,25 +231,9 @@ static void check_normal(gp_dtype t, size_t n, gp_order order) {
     } else {
       memcpy(keys + i * 8, &x, 8);
     }
-    vals[i] = i;
   }
-  memcpy(orig, keys, n * es);
-  stable_perm(t, keys, n, order, perm);
-  CHECK_OK(ctx, gp_argsort(ctx, t, keys, GP_U64, ix, n, order));
-  CHECK_OK(ctx, gp_sort_pairs(ctx, t, keys, GP_U64, vals, n, order, GP_SORT_AUTO));
-  int ok = 1;
-  for (size_t i = 0; i < n && ok; i++)
-    ok = ix[i] == perm[i] && vals[i] == perm[i] &&
-         memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
-  CHECK_MSG(ok, "near-normal %s %s n=%zu: not the stable order", gp_dtype_name(t),
-            order ? "desc" : "asc", n);
-  memcpy(keys, orig, n * es);
-  CHECK_OK(ctx, gp_sort(ctx, t, keys, n, order, GP_SORT_AUTO));
-  ok = 1;
-  for (size_t i = 0; i < n && ok; i++) ok = memcmp(keys + i * es, orig + perm[i] * es, es) == 0;
-  CHECK_MSG(ok, "near-normal %s %s n=%zu: gp_sort keys out of order", gp_dtype_name(t),
-            order ? "desc" : "asc", n);
-  free(keys); free(orig); free(ix); free(vals); free(perm);
+  check_stable_order(t, keys, n, order, "near-normal");
+  free(keys);
 }
 
 /* The same bits with one thread and with two: keys, pairs, argsort and segments. */

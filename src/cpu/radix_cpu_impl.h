@@ -152,6 +152,26 @@ static void RX(scatter)(const RX_KT *sk, const RX_VT *sv, int raw, int gen, RX_K
   rx_put_done();
 }
 
+/* The cursors of a parallel scatter, from the per-thread bucket counts of nt threads in
+ * wk->cnt (in place): over (bucket, thread), so each thread's share of a bucket follows
+ * the earlier threads' and the pass is stable. starts (nb + 1) receives the bucket
+ * boundaries. Returns the largest bucket's size. */
+static size_t RX(cursors)(rx_work *wk, int nt, size_t nb, size_t *starts) {
+  size_t sum = 0, largest = 0;
+  for (size_t b = 0; b < nb; b++) {
+    starts[b] = sum;
+    for (int u = 0; u < nt; u++) {
+      size_t *cu = wk->cnt + ((size_t)u << RX_TOP_MAX) + b;
+      const size_t x = *cu;
+      *cu = sum;
+      sum += x;
+    }
+    if (sum - starts[b] > largest) largest = sum - starts[b];
+  }
+  starts[nb] = sum;
+  return largest;
+}
+
 /* One parallel stable counting pass on the digit at (shift, width), from (rk, rv) (raw:
  * keys to encode; gen: values are the indices, rv unused) to (dk, dv) encoded: per-
  * thread histograms of contiguous chunks, a prefix over (bucket, thread), a write-
@@ -181,20 +201,7 @@ static int RX(par_pass)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
 #pragma omp barrier
 #pragma omp single
 #endif
-    {
-      size_t sum = 0;
-      for (size_t b = 0; b < nb; b++) {
-        starts[b] = sum;
-        for (int u = 0; u < nt; u++) {
-          size_t *cu = wk->cnt + ((size_t)u << RX_TOP_MAX) + b;
-          size_t x = *cu;
-          *cu = sum;
-          sum += x;
-        }
-        if (sum - starts[b] == n) moved = 0;
-      }
-      starts[nb] = sum;
-    }
+    moved = RX(cursors)(wk, nt, nb, starts) < n; /* (the single's implied barrier) */
     if (moved)
       RX(scatter)(rk, rv, raw, gen, dk, dv, i0, i1, shift, nb, NULL, c, desc, cnt,
                   &wk->threads[t]);
@@ -318,11 +325,48 @@ static void RX(serial_inplace)(RX_KT *k, RX_VT *v, size_t n, gp_key_class c, int
           desc, w, 0);
 }
 
+static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_KT *sk,
+                        RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
+                        size_t n, int lo, int hi, gp_key_class c, int desc, rx_work *wk,
+                        int level); /* par_rec and par_buckets call each other */
+
+/* Sorts the nb buckets that a parallel pass of the n keys at this level left in O
+ * (bounds st, nb + 1) to the result's side, each on bits [lo, hi), or [lo, top[b]) when
+ * top is not NULL (par_mapped: each bucket has its own): most side by side, each in one
+ * thread (rec), the few that hold a large share of the keys one after the other with all
+ * threads (par_rec, a level deeper). d_is_s and want_keys as par_rec's. */
+static void RX(par_buckets)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s,
+                            int want_keys, size_t n, const size_t *st, size_t nb, int lo,
+                            int hi, const int *top, gp_key_class c, int desc, rx_work *wk,
+                            int level) {
+  const size_t giant = n / (2 * (size_t)wk->nthreads);
+  const long long nbl = (long long)nb;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(wk->nthreads) schedule(dynamic, 1)
+#endif
+  for (long long b = 0; b < nbl; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len == 0 || (len > giant && len > RX_CACHE_KEYS)) continue;
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
+            want_keys, len, lo, top ? top[b] : hi, c, desc, &wk->threads[t], 0);
+  }
+  for (long long b = 0; b < nbl; b++) {
+    size_t s = st[b], len = st[b + 1] - s;
+    if (len > giant && len > RX_CACHE_KEYS)
+      RX(par_rec)(ok + s, RX_HASV ? ov + s : NULL, 0, 0, ok + s, RX_HASV ? ov + s : NULL,
+                  sk + s, RX_HASV ? sv + s : NULL, !d_is_s, want_keys, len, lo,
+                  top ? top[b] : hi, c, desc, wk, level + 1);
+  }
+}
+
 /* The parallel counterpart of rec: a parallel pass on the top digit from (rk, rv)
- * (raw / gen as in par_pass) into O, then the buckets: most side by side, each in one
- * thread (rec), the few that hold a large share of the keys one after the other with
- * all threads. S is the writable buffer of the result's side (rk may be S or the
- * caller's keys). The top digit must not be trivial when rk is not S. */
+ * (raw / gen as in par_pass) into O, then the buckets (par_buckets). S is the writable
+ * buffer of the result's side (rk may be S or the caller's keys). The top digit must
+ * not be trivial when rk is not S. */
 static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_KT *sk,
                         RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int want_keys,
                         size_t n, int lo, int hi, gp_key_class c, int desc, rx_work *wk,
@@ -345,28 +389,8 @@ static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
                    desc, wk->nthreads);
     return;
   }
-  const size_t giant = n / (2 * (size_t)wk->nthreads);
-  const long long nb = (long long)1 << width;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(wk->nthreads) schedule(dynamic, 1)
-#endif
-  for (long long b = 0; b < nb; b++) {
-    size_t s = st[b], len = st[b + 1] - s;
-    if (len == 0 || (len > giant && len > RX_CACHE_KEYS)) continue;
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
-    RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, !d_is_s,
-            want_keys, len, lo, shift, c, desc, &wk->threads[t], 0);
-  }
-  for (long long b = 0; b < nb; b++) {
-    size_t s = st[b], len = st[b + 1] - s;
-    if (len > giant && len > RX_CACHE_KEYS)
-      RX(par_rec)(ok + s, RX_HASV ? ov + s : NULL, 0, 0, ok + s, RX_HASV ? ov + s : NULL,
-                  sk + s, RX_HASV ? sv + s : NULL, !d_is_s, want_keys, len, lo, shift, c,
-                  desc, wk, level + 1);
-  }
+  RX(par_buckets)(sk, sv, ok, ov, d_is_s, want_keys, n, st, (size_t)1 << width, lo, shift,
+                  NULL, c, desc, wk, level);
 }
 
 /* The first pass of a large sort on skewed keys (floats: most keys share a few
@@ -437,24 +461,14 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
         }
         vlast = v;
       }
-      /* per-thread bucket counts, then cursors over (bucket, thread) */
+      /* per-thread bucket counts, then the cursors */
       for (int u = 0; u < team; u++) {
         size_t *cb = wk->cnt + ((size_t)u << RX_TOP_MAX);
         memset(cb, 0, nb * sizeof *cb);
         const uint32_t *hu = cnt16 + (size_t)u * nv;
         for (size_t v = 0; v < nv; v++) cb[map[v]] += hu[v];
       }
-      size_t sum = 0;
-      for (size_t b = 0; b < nb; b++) {
-        st[b] = sum;
-        for (int u = 0; u < team; u++) {
-          size_t *cu = wk->cnt + ((size_t)u << RX_TOP_MAX) + b;
-          const size_t x = *cu;
-          *cu = sum;
-          sum += x;
-        }
-      }
-      st[nb] = sum;
+      RX(cursors)(wk, team, nb, st);
     } /* (the single's implied barrier) */
     RX(scatter)(rk, rv, 1, gen, ok, ov, i0, i1, shift, nb, map, c, desc,
                 wk->cnt + ((size_t)t << RX_TOP_MAX), &wk->threads[t]);
@@ -462,29 +476,7 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
   free(cnt16);
   free(map);
   wk->counted = 0;
-  /* the buckets, as par_rec's: most side by side, the giants with all threads */
-  const size_t giant = n / (2 * (size_t)nt);
-  const long long nbl = (long long)nb;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-#endif
-  for (long long b = 0; b < nbl; b++) {
-    size_t s = st[b], len = st[b + 1] - s;
-    if (len == 0 || (len > giant && len > RX_CACHE_KEYS)) continue;
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
-    RX(rec)(ok + s, RX_HASV ? ov + s : NULL, sk + s, RX_HASV ? sv + s : NULL, 0, want_keys,
-            len, lo, top[b], c, desc, &wk->threads[t], 0);
-  }
-  for (long long b = 0; b < nbl; b++) {
-    size_t s = st[b], len = st[b + 1] - s;
-    if (len > giant && len > RX_CACHE_KEYS)
-      RX(par_rec)(ok + s, RX_HASV ? ov + s : NULL, 0, 0, ok + s, RX_HASV ? ov + s : NULL,
-                  sk + s, RX_HASV ? sv + s : NULL, 0, want_keys, len, lo, top[b], c, desc,
-                  wk, 1);
-  }
+  RX(par_buckets)(sk, sv, ok, ov, 1, want_keys, n, st, nb, lo, hi, top, c, desc, wk, 0);
   free(top);
   return 1;
 }
