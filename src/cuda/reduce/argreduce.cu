@@ -1,6 +1,6 @@
 /* gp_argreduce on CUDA: arg-min / arg-max in one launch. Each thread walks its 16-byte
  * vectors in increasing index order keeping the best (key, index) of core/argreduce.h
- * (lexicographic, as a 64-bit key may equal the all-ones start), the block combines lexicographically through
+ * (keys as wide as the elements; see gp_arg_batch), the block combines lexicographically through
  * warp shuffles, each block stores its pair, and the last block (ticket) combines the
  * pairs and writes the value and index. Lexicographic min is associative and
  * commutative, so the answer does not depend on the grid. */
@@ -56,16 +56,43 @@ __device__ __forceinline__ void gp_arg_block(gp_arg_u64 &bk, gp_arg_u64 &bi, gp_
   }
 }
 
+/* A thread's keys are as wide as its elements: the scan compares 32-bit keys for 4-byte types. */
+template <int SIZE> struct gp_arg_kt { typedef unsigned type; };
+template <> struct gp_arg_kt<8> { typedef gp_arg_u64 type; };
+
+#define GP_ARG_NONE (~0ull) /* no index yet */
+
+/* A thread sees its indices in increasing order, so a strictly smaller key is the only
+ * thing that can replace its best (the first occurrence stays). A batch of m keys is
+ * first reduced to its minimum; only when that beats the best (rare once a thread has
+ * seen a few batches) is the batch searched for the minimum's first position. */
+template <typename KT, unsigned M>
+__device__ __forceinline__ void gp_arg_batch(KT &tk, gp_arg_u64 &bi, const KT (&k)[M],
+                                             const gp_arg_u64 (&ix)[M]) {
+  KT m = k[0];
+#pragma unroll
+  for (unsigned j = 1; j < M; j++) m = k[j] < m ? k[j] : m;
+  if (m < tk || bi == GP_ARG_NONE) {
+    gp_arg_u64 at = ix[M - 1];
+#pragma unroll
+    for (int j = (int)M - 2; j >= 0; j--) at = k[j] == m ? ix[j] : at;
+    tk = m;
+    bi = at;
+  }
+}
+
 template <typename T, bool VEC, int MX>
 __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
     const T *__restrict__ in, size_t n, gp_arg_pair *partials, unsigned *ticket, T *vout,
     gp_arg_u64 *iout) {
   constexpr unsigned W = 16 / sizeof(T);
+  typedef typename gp_arg_kt<sizeof(T)>::type KT;
   __shared__ gp_arg_pair sh[GP_WARP_SIZE];
   __shared__ unsigned am_last;
   const size_t stride = (size_t)gridDim.x * GP_ARG_THREADS;
   const size_t g = (size_t)blockIdx.x * GP_ARG_THREADS + threadIdx.x;
-  gp_arg_u64 bk = ~0ull, bi = ~0ull;
+  KT tk = (KT)~(KT)0;
+  gp_arg_u64 bi = GP_ARG_NONE;
   size_t done = 0; /* elements covered by the vector loop */
   if (VEC) {
     const size_t nvec = n / W;
@@ -75,29 +102,38 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
       union { uint4 u; T t[W]; } x[GP_ARG_UNROLL];
 #pragma unroll
       for (unsigned u = 0; u < GP_ARG_UNROLL; u++) x[u].u = __ldg(p + v + u * stride);
+      KT k[GP_ARG_UNROLL * W];
+      gp_arg_u64 ix[GP_ARG_UNROLL * W];
 #pragma unroll
       for (unsigned u = 0; u < GP_ARG_UNROLL; u++)
 #pragma unroll
         for (unsigned c = 0; c < W; c++) {
-          const gp_arg_u64 k = gp_arg_key<T>(x[u].t[c], MX);
-          gp_arg_take(bk, bi, k, (v + u * stride) * W + c);
+          k[u * W + c] = (KT)gp_arg_key<T>(x[u].t[c], MX);
+          ix[u * W + c] = (v + u * stride) * W + c;
         }
+      gp_arg_batch(tk, bi, k, ix);
     }
     for (; v < nvec; v += stride) {
       union { uint4 u; T t[W]; } x;
       x.u = __ldg(p + v);
+      KT k[W];
+      gp_arg_u64 ix[W];
 #pragma unroll
       for (unsigned c = 0; c < W; c++) {
-        const gp_arg_u64 k = gp_arg_key<T>(x.t[c], MX);
-        gp_arg_take(bk, bi, k, v * W + c);
+        k[c] = (KT)gp_arg_key<T>(x.t[c], MX);
+        ix[c] = v * W + c;
       }
+      gp_arg_batch(tk, bi, k, ix);
     }
     done = nvec * W;
   }
   for (size_t i = done + g; i < n; i += stride) { /* the tail, or all of a misaligned input */
-    const gp_arg_u64 k = gp_arg_key<T>(__ldg(in + i), MX);
-    gp_arg_take(bk, bi, k, i);
+    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), MX)};
+    const gp_arg_u64 ix[1] = {i};
+    gp_arg_batch(tk, bi, k, ix);
   }
+  /* (all-ones, NONE) loses to every real pair, a 64-bit all-ones key included */
+  gp_arg_u64 bk = bi == GP_ARG_NONE ? ~0ull : (gp_arg_u64)tk;
   gp_arg_block(bk, bi, sh);
   if (gridDim.x > 1) {
     if (threadIdx.x == 0) {
