@@ -9,7 +9,7 @@ results come back as the caller's array type on the caller's device.
 """
 try:
     from ._api import (argsort, device_info, integrate, max, min, sort, sort_pairs, sum,
-                       version)
+                       topk, version)
     from .context import Context, DeviceInfo, default_context
     from . import model
 except ImportError as e:  # no libgpuprims: gpuprims.plot still works, the rest says why
@@ -23,8 +23,8 @@ from .errors import (CudaError, FormatError, GpuprimsError, GpuprimsIOError,
                      InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParseError,
                      UnsupportedError)
 
-__all__ = ["sum", "min", "max", "sort", "sort_pairs", "argsort", "integrate", "version",
-           "device_info", "Context", "DeviceInfo", "default_context", "model",
+__all__ = ["sum", "min", "max", "sort", "sort_pairs", "argsort", "topk", "integrate",
+           "version", "device_info", "Context", "DeviceInfo", "default_context", "model",
            "GpuprimsError", "InvalidArgumentError", "UnsupportedError", "NoDeviceError",
            "OutOfMemoryError", "CudaError", "GpuprimsIOError", "FormatError",
            "ParseError"]

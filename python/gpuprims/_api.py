@@ -1,14 +1,16 @@
-"""The NumPy-like functions: reductions, sorts, argsort, pairs, segments, integrate.
-Each one reads its arrays through an adapter (no copies of inputs), picks the context
-for the arrays' device, sets the caller's stream and makes one C call."""
+"""The NumPy-like functions: reductions, sorts, argsort, pairs, segments, topk,
+integrate. Each one reads its arrays through an adapter (no copies of inputs), picks
+the context for the arrays' device, sets the caller's stream and makes one C call."""
 from __future__ import annotations
 
 import ctypes
+import operator
 from typing import Optional, Tuple, Union
 
 from . import _lib as L
 from ._arrays import adapter_of
 from .context import Context, context_for, default_context
+from .errors import InvalidArgumentError
 
 # gp_reduce_out_type: integer SUM widens (I32 -> I64, U32 -> U64)
 _SUM_OUT = (L.F32, L.F64, L.I64, L.I64, L.U64, L.U64)
@@ -244,6 +246,38 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
     keys, idx = ad.copy(a), ad.iota(a, shape, icode)
     _sort_in_place(ad, keys, descending, "auto", None, ctx, values=idx, mine=True)
     return idx
+
+
+def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
+    """(values, indices) of the k largest elements of the 1-d array `a` (largest=False:
+    the k smallest), in that order, like torch.topk(a, k, largest=largest). Ties go to
+    the lower index, so the result is deterministic (torch leaves ties unspecified).
+    Floats follow the sort's total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf
+    < +NaN. values: a's type and dtype on a's device; indices: int64 positions in a
+    (JAX needs jax_enable_x64). 1 <= k <= a.size. Synchronous.
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.topk(np.array([3, 1, 4, 1, 5], dtype=np.int32), 2)
+    (array([5, 4], dtype=int32), array([4, 2]))
+    >>> gpuprims.topk(np.array([2.0, 1.0, 2.0, 0.5]), 3, largest=False)
+    (array([0.5, 1. , 2. ]), array([3, 1, 0]))
+    """
+    ad = adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    shape = ad.shape(a)
+    if len(shape) != 1:
+        raise ValueError("topk takes a 1-d array (got shape %s): pass a row, or "
+                         "a.ravel()" % (shape,))
+    k = operator.index(k)
+    if not 1 <= k <= n:
+        raise InvalidArgumentError("k = %d with n = %d: pass 1 <= k <= n" % (k, n))
+    values, idx = ad.empty(a, (k,), code), ad.empty(a, (k,), L.I64)
+    c = context_for(ctx, dev)
+    c._prepare(dev, stream)
+    c._call(L.topk, code, ptr, n, k, L.DESCENDING if largest else L.ASCENDING,
+            ad.describe(values, False)[0], ad.describe(idx, False)[0])
+    _finish(ad, c)
+    return values, idx
 
 
 def integrate(expr: str, a: Union[float, str], b: Union[float, str], n: int = 2 ** 24,

@@ -7,6 +7,7 @@ included on every side), after an L2 flush; samples run until the noise is below
 
   python -m gpuprims.bench --json py_bench.json            # every suite
   python -m gpuprims.bench --suites sum,overhead --quick   # a fast look
+  python -m gpuprims.bench --suites topk                   # k = 16, 1024 vs torch.topk
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from gpuprims import _lib as L
 SIZES = [1 << 11, 1 << 16, 1 << 20, 1 << 21, 1 << 24, 1 << 28]
 ROWS = [(16384, 1024)]
 SEG_TOTAL, SEG_SIZES = 1 << 24, [32, 128, 512, 1024, 2048, 4096]
+TOPK_SIZES, TOPK_KS = [1 << 20, 1 << 24, 1 << 28], [16, 1024]
 
 
 class Timer:
@@ -115,6 +117,16 @@ def cases(suite, torch, cupy, args):
                 if cupy:
                     impls["cupy"] = lambda c: cupy.argsort(c)
             yield suite, args.sort_dtype, n, n * 4, impls
+    elif suite == "topk":
+        # f32 normal and uniform [0,1) (torch.rand: the select's largest first bucket)
+        sizes = [s for s in TOPK_SIZES if not args.quick or s <= 1 << 24]
+        for dist in ("normal", "uniform"):
+            for n in sizes:
+                for k in TOPK_KS:
+                    impls = {"gpuprims": lambda t, k=k: gpuprims.topk(t, k)}
+                    if torch:
+                        impls["torch"] = lambda t, k=k: torch.topk(t, k)
+                    yield "topk k=%d %s" % (k, dist), "f32", n, n * 4, impls, (n,), dist
     elif suite in ("rows", "segments"):
         shapes = ROWS if suite == "rows" else [(SEG_TOTAL // s, s) for s in SEG_SIZES]
         for r, c in shapes:
@@ -127,12 +139,16 @@ def cases(suite, torch, cupy, args):
             yield name, args.rows_dtype, r * c, r * c * 4, impls, (r, c)
 
 
-def make(fw, torch, cupy, dtype, shape, seed):
+def make(fw, torch, cupy, dtype, shape, seed, dist="normal"):
     import numpy as np
     rng = np.random.default_rng(seed)
     n = int(np.prod(shape))
-    h = (rng.standard_normal(n).astype(dtype) if dtype.startswith("float")
-         else rng.integers(-2 ** 31, 2 ** 31 - 1, n).astype(dtype)).reshape(shape)
+    if dist == "uniform" and dtype.startswith("float"):
+        h = rng.random(n, dtype=np.float32 if dtype == "float32" else np.float64)
+    else:
+        h = (rng.standard_normal(n).astype(dtype) if dtype.startswith("float")
+             else rng.integers(-2 ** 31, 2 ** 31 - 1, n).astype(dtype))
+    h = h.reshape(shape)
     if fw == "cupy":
         return cupy.asarray(h)
     return torch.from_numpy(h).cuda()
@@ -143,10 +159,11 @@ def run_suite(suite, timer, torch, cupy, args, rows_out):
     for item in cases(suite, torch, cupy, args):
         case, dt, n, nbytes, impls = item[:5]
         shape = item[5] if len(item) > 5 else (n,)
+        dist = item[6] if len(item) > 6 else "normal"
         got = {}
         try:  # one tensor for every implementation; CuPy sees torch's memory
             x = make("torch" if torch is not None else "cupy", torch, cupy, names[dt],
-                     shape, n)
+                     shape, n, dist)
             xc = cupy.asarray(x) if cupy is not None and torch is not None else x
         except Exception as e:
             x = xc = e
@@ -257,7 +274,7 @@ def device_block(torch, cupy):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m gpuprims.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,overhead")
+    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,topk,overhead")
     p.add_argument("--sizes", default=",".join(str(s) for s in SIZES),
                    help="element counts for sum, sort, argsort")
     p.add_argument("--sum-dtype", default="f32", choices=["f32", "f64", "i32", "i64"])
