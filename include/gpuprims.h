@@ -389,8 +389,10 @@ gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
  * 1 <= k <= n, sorted in that order, ties broken by the lower index (deterministic).
  * Floats follow the sort's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
  * values gets k elements of `type` (their bits as in `in`), indices k uint64 positions;
- * either may be NULL. Synchronizes. The CUDA path sorts all n (key, index) pairs
- * (gp_sort_pairs) and needs about n * (element size + 16) bytes of device memory. */
+ * either may be NULL. Synchronizes. On CUDA, k <= n / 16 takes a radix select (about
+ * two reads of the input; the context workspace grows to about n * (element size + 8)
+ * * 9 / 64 bytes plus up to about 100 MB and stays held), larger k a sort of all n
+ * (key, index) pairs, about n * (element size + 16) bytes of device memory. */
 gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
                   gp_order order, void *values, uint64_t *indices);
 

@@ -1,5 +1,6 @@
 /* gp_reduce_rows / gp_reduce_segments_offsets cases shared by test_reduce_segments.c
- * (CPU) and test_reduce_segments_gpu.c: every op and dtype, rows of many shapes and
+ * (CPU) and test_reduce_segments_gpu.c: every op and dtype, rows of many shapes (long
+ * ones the GPU splits into chunks, misaligned ones, one huge row) and
  * offsets with empty, tiny, power-law and huge segments, data with cancellation, NaN,
  * inf and -0-only segments; each result must have the bits gp_reduce (AUTO, on the CPU
  * context sc_cpu) gives for its segment alone. The including test defines sc_rows and
@@ -70,19 +71,32 @@ static void sc_compare(gp_op op, gp_dtype t, const void *in, const uint64_t *b, 
 }
 
 static void sc_test_rows(void) {
-  const size_t shapes[][2] = {{1, 1}, {7, 1}, {100, 3}, {33, 31}, {1000, 33}, {17, 1000},
-                              {300, 513}, {3, 70000}, {2, ((size_t)1 << 20) + 3}, {0, 5}};
+  /* on the GPU: lane groups of every width (f32 1 .. 32 lanes at 3 .. 512), warps,
+   * rows split into chunks (8192 and more), one huge row (gp_reduce) */
+  const size_t shapes[][2] = {{1, 1}, {7, 1}, {100, 3}, {33, 31}, {1000, 33}, {64, 77},
+                              {40, 130}, {20, 300}, {10, 512}, {17, 1000}, {300, 513},
+                              {3, 70000}, {5, 40001}, {9, 8192}, {2, ((size_t)1 << 20) + 3},
+                              {1, ((size_t)1 << 20) + 5}, {0, 5}};
   const size_t nshapes = sizeof shapes / sizeof shapes[0];
   const size_t maxn = ((size_t)1 << 21) + 8;
   unsigned char *in = (unsigned char *)malloc(maxn * 8);
   unsigned char *out = (unsigned char *)malloc(1000 * 8);
   uint64_t *b = (uint64_t *)malloc(1001 * 8), *e = (uint64_t *)malloc(1001 * 8);
   for (size_t ti = 0; ti < 6; ti++)
-    for (size_t k = 0; k < nshapes; k++) {
-      const size_t nr = shapes[k][0], rl = shapes[k][1];
+    for (size_t k = 0; k < 2 * nshapes; k++) {
+      /* the second round: floats whose sums a double holds exactly (the fast paths) */
+      const int benign = k >= nshapes;
+      const size_t nr = shapes[k % nshapes][0], rl = shapes[k % nshapes][1];
+      if (benign && sc_types[ti] != GP_F32 && sc_types[ti] != GP_F64) break;
       check_seed(500 + ti * 31 + k);
       sc_fill(sc_types[ti], in, nr * rl);
-      if (sc_types[ti] == GP_F64 && nr * rl > 40) { /* a NaN row, an inf row, a -0 row */
+      if (benign)
+        for (size_t i = 0; i < nr * rl; i++) {
+          const double v = ldexp((double)(int)(check_rand64() % 2001) - 1000.0, -10);
+          if (sc_types[ti] == GP_F32) ((float *)in)[i] = (float)v;
+          else ((double *)in)[i] = v;
+        }
+      else if (sc_types[ti] == GP_F64 && nr * rl > 40) { /* a NaN row, an inf row, a -0 row */
         double *d = (double *)in;
         d[rl / 2] = NAN;
         if (nr > 1) d[rl + 1] = INFINITY;
@@ -90,8 +104,8 @@ static void sc_test_rows(void) {
       }
       for (size_t s = 0; s < nr; s++) { b[s] = s * rl; e[s] = (s + 1) * rl; }
       for (size_t oi = 0; oi < 3; oi++) {
-        char what[64];
-        snprintf(what, sizeof what, "rows %zu x %zu", nr, rl);
+        char what[96];
+        snprintf(what, sizeof what, "rows %zu x %zu%s", nr, rl, benign ? " (exact in a double)" : "");
         memset(out, 0xAB, 1000 * 8);
         if (sc_rows(sc_ops[oi], sc_types[ti], in, nr, rl, out) == GP_OK)
           sc_compare(sc_ops[oi], sc_types[ti], in, b, e, nr, out, what);

@@ -1,6 +1,6 @@
 /* gp_reduce_rows and gp_reduce_segments_offsets: argument and offsets checks with
  * messages, the backend choice, staging of host arrays, and the choice between the
- * segmented kernel and, for a few huge rows, one device-wide reduction per row. */
+ * segmented kernels and, for one huge row, a device-wide reduction. */
 #include "core/context.h"
 #include "core/host_io.h"
 #include "core/reduce_tree.h"
@@ -12,10 +12,9 @@
 #include "cuda/reduce/reduce_cuda.h"
 #endif
 
-/* rows at least this long, and at most GP_ROWS_WIDE_MAX of them, are reduced one
- * device-wide gp_reduce each: a block per row would leave most of the GPU idle */
+/* one row at least this long is one device-wide gp_reduce; several long rows are split
+ * into chunks by the segmented kernel (a gp_reduce per row pays each one's tail) */
 #define GP_ROWS_WIDE_LEN ((size_t)1 << 20)
-#define GP_ROWS_WIDE_MAX 256
 
 static gp_status check_common(gp_context *ctx, gp_op op, gp_dtype type, size_t nseg,
                               const void *out) {
@@ -40,14 +39,15 @@ static gp_status segments_cuda(gp_context *ctx, gp_op op, gp_dtype type, const v
   const gp_mem_kind koff = offsets ? gp_mem_kind_of(ctx, offsets) : GP_MEM_DEVICE;
   const gp_mem_kind kout = gp_mem_kind_of(ctx, out);
   const int async = kin == GP_MEM_DEVICE && koff == GP_MEM_DEVICE && kout == GP_MEM_DEVICE;
-  const int wide = !offsets && row_len >= GP_ROWS_WIDE_LEN && nseg <= GP_ROWS_WIDE_MAX;
+  const int wide = !offsets && row_len >= GP_ROWS_WIDE_LEN && nseg == 1;
 
   gp_ws_layout layout = {0};
   const size_t off_in = kin == GP_MEM_HOST ? gp_ws_add(&layout, total * es) : 0;
   const size_t off_offs = koff == GP_MEM_HOST ? gp_ws_add(&layout, (nseg + 1) * 8) : 0;
   const size_t off_out = kout == GP_MEM_HOST ? gp_ws_add(&layout, nseg * osize) : 0;
-  const size_t off_scr = wide ? gp_ws_add(&layout, gp_cuda_reduce_scratch_bytes(
-                                                       GP_REDUCE_AUTO, type, row_len, 0)) : 0;
+  const size_t scr = wide ? gp_cuda_reduce_scratch_bytes(GP_REDUCE_AUTO, type, row_len, 0)
+                          : gp_cuda_reduce_segments_scratch_bytes(op, type, offsets, row_len, nseg);
+  const size_t off_scr = scr ? gp_ws_add(&layout, scr) : 0;
   void *base = NULL;
   gp_status s = gp_ws_reserve(ctx, &layout, &base);
   if (s != GP_OK) return s;
@@ -63,14 +63,12 @@ static gp_status segments_cuda(gp_context *ctx, gp_op op, gp_dtype type, const v
     if ((s = gp_stage_in(ctx, ws + off_offs, offsets, (nseg + 1) * 8))) return s;
     d_off = (const uint64_t *)(ws + off_offs);
   }
-  if (wide) {
-    for (size_t r = 0; r < nseg && s == GP_OK; r++)
-      s = gp_cuda_reduce(ctx, GP_REDUCE_AUTO, op, type, d_in + r * row_len * es, row_len,
-                         ws + off_scr, d_out + r * osize, GP_TWO_PHASE_DEFAULT_BLOCKS);
-  } else {
+  if (wide)
+    s = gp_cuda_reduce(ctx, GP_REDUCE_AUTO, op, type, d_in, row_len, ws + off_scr, d_out,
+                       GP_TWO_PHASE_DEFAULT_BLOCKS);
+  else
     s = gp_cuda_reduce_segments(ctx, op, type, d_in, d_off, row_len, nseg,
-                                (double)total / (double)nseg, d_out);
-  }
+                                (double)total / (double)nseg, scr ? ws + off_scr : NULL, d_out);
   if (s != GP_OK) return s;
   if (kout == GP_MEM_HOST) return gp_stage_out(ctx, out, d_out, nseg * osize);
   return async ? GP_OK : gp_sync_stream(ctx);

@@ -57,7 +57,11 @@ gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void
  * mean_len (elements per segment) picks a warp or a block per segment. Async. */
 gp_status gp_cuda_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
                                   const uint64_t *d_offsets, size_t row_len, size_t nseg,
-                                  double mean_len, void *d_out);
+                                  double mean_len, void *scratch, void *d_out);
+/* Scratch (device, 256-byte aligned) gp_cuda_reduce_segments needs for this job: long
+ * rows too few to fill the GPU are split into chunks whose records it holds; else 0. */
+size_t gp_cuda_reduce_segments_scratch_bytes(gp_op op, gp_dtype type, const uint64_t *d_offsets,
+                                             size_t row_len, size_t nseg);
 
 /* gp_topk (topk.cu): keys (core/topk.h; 4- or 8-byte, as the type) and indices 0..n-1
  * of n elements at d_in; then, after the pairs are sorted, values (may be NULL) and
