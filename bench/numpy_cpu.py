@@ -4,8 +4,9 @@
 Loads the shared library (libgpuprims.so, CMake target gpuprims_shared) through ctypes,
 opens a CPU context (gp_create(&ctx, GP_BACKEND_CPU)) and times each gpuprims call next
 to its NumPy counterpart: sorts of 2^24 keys, pairs against a stable argsort, row sorts,
-an f32 sum of 2^28 elements and a trapezoid integral. Medians of --reps timings; every
-sort's output is also checked against NumPy's. Writes a Markdown table and JSON.
+f32 sum, min, max and argmax of 2^28 elements, row sums, top-k (k = 16, 1024 of 2^24
+keys) and a trapezoid integral. Medians of --reps timings; every output is also checked
+against NumPy's. Writes a Markdown table and JSON.
 
   python3 bench/numpy_cpu.py --lib build/libgpuprims.so --json out.json --md out.md
 """
@@ -22,8 +23,8 @@ import numpy as np
 
 GP_BACKEND_CPU = 2
 GP_F32, GP_F64, GP_I32, GP_I64, GP_U32, GP_U64 = range(6)
-GP_SUM = 0
-GP_ASCENDING = 0
+GP_SUM, GP_MIN, GP_MAX = 0, 1, 2
+GP_ASCENDING, GP_DESCENDING = 0, 1
 GP_SORT_AUTO = 0
 DTYPE = {np.float32: GP_F32, np.float64: GP_F64, np.int32: GP_I32, np.int64: GP_I64,
          np.uint32: GP_U32, np.uint64: GP_U64}
@@ -43,6 +44,13 @@ def load(path):
     if hasattr(lib, "gp_argsort"):  # absent from libraries before the radix sort
         lib.gp_argsort.argtypes = [vp, ctypes.c_int, vp, ctypes.c_int, vp, sz, ctypes.c_int]
     lib.gp_reduce.argtypes = [vp, ctypes.c_int, ctypes.c_int, vp, sz, vp, ctypes.c_int]
+    # absent from libraries before them
+    if hasattr(lib, "gp_argreduce"):
+        lib.gp_argreduce.argtypes = [vp, ctypes.c_int, ctypes.c_int, vp, sz, vp, vp]
+    if hasattr(lib, "gp_reduce_rows"):
+        lib.gp_reduce_rows.argtypes = [vp, ctypes.c_int, ctypes.c_int, vp, sz, sz, vp]
+    if hasattr(lib, "gp_topk"):
+        lib.gp_topk.argtypes = [vp, ctypes.c_int, vp, sz, sz, ctypes.c_int, vp, vp]
     lib.gp_integrate.argtypes = [vp, ctypes.c_char_p, ctypes.c_double, ctypes.c_double,
                                  ctypes.c_uint64, ctypes.POINTER(ctypes.c_double)]
     return lib
@@ -151,6 +159,67 @@ class Bench:
         self.row(f"reduce sum f32 n={data.size}", data.size, data.nbytes, t_gp, t_np, "np.sum")
         return float(res[0])
 
+    def reduce_minmax(self, data):
+        """gp_reduce MIN and MAX against np.min / np.max (same bits: no NaN in data)."""
+        res = np.zeros(1, dtype=data.dtype)
+        for op, name, fn in ((GP_MIN, "min", np.min), (GP_MAX, "max", np.max)):
+            t_gp = self.time(lambda _: self.check(self.lib.gp_reduce(
+                self.ctx, op, DTYPE[data.dtype.type], data.ctypes.data, data.size,
+                res.ctypes.data, 0), "gp_reduce"))
+            t_np = self.time(lambda _: fn(data))
+            if res[0] != fn(data):
+                sys.exit(f"gp_reduce {name} {res[0]} differs from np.{name} {fn(data)}")
+            self.row(f"reduce {name} f32 n={data.size}", data.size, data.nbytes, t_gp, t_np,
+                     f"np.{name}")
+
+    def argmax(self, data):
+        if not hasattr(self.lib, "gp_argreduce"):
+            return
+        val, idx = np.zeros(1, dtype=data.dtype), np.zeros(1, dtype=np.uint64)
+        t_gp = self.time(lambda _: self.check(self.lib.gp_argreduce(
+            self.ctx, GP_MAX, DTYPE[data.dtype.type], data.ctypes.data, data.size,
+            val.ctypes.data, idx.ctypes.data), "gp_argreduce"))
+        t_np = self.time(lambda _: np.argmax(data))
+        if int(idx[0]) != int(np.argmax(data)):
+            sys.exit(f"gp_argreduce max {idx[0]} differs from np.argmax {np.argmax(data)}")
+        self.row(f"argmax f32 n={data.size}", data.size, data.nbytes, t_gp, t_np, "np.argmax")
+
+    def rows_sum(self, data):
+        """gp_reduce_rows SUM (each row correctly rounded) against np.sum(axis=1)
+        (pairwise, not correctly rounded: compared to a float64 sum within 1 ulp)."""
+        if not hasattr(self.lib, "gp_reduce_rows"):
+            return
+        rows, cols = data.shape
+        out = np.zeros(rows, dtype=data.dtype)
+        t_gp = self.time(lambda _: self.check(self.lib.gp_reduce_rows(
+            self.ctx, GP_SUM, DTYPE[data.dtype.type], data.ctypes.data, rows, cols,
+            out.ctypes.data), "gp_reduce_rows"))
+        t_np = self.time(lambda _: np.sum(data, axis=1))
+        ref = np.sum(data, axis=1, dtype=np.float64).astype(data.dtype)
+        if np.max(np.abs(out - ref) / np.maximum(np.spacing(np.abs(ref)), 1e-30)) > 1:
+            sys.exit("gp_reduce_rows differs from np.sum(axis=1) by more than 1 ulp")
+        self.row(f"row sums f32 {rows}x{cols}", data.size, data.nbytes, t_gp, t_np,
+                 "np.sum(axis=1)")
+
+    def topk(self, data, k):
+        """gp_topk (the k largest, sorted) against NumPy's usual idiom: argpartition,
+        then a sort of the k (values compared)."""
+        if not hasattr(self.lib, "gp_topk"):
+            return
+        vals, idx = np.zeros(k, dtype=data.dtype), np.zeros(k, dtype=np.uint64)
+        t_gp = self.time(lambda _: self.check(self.lib.gp_topk(
+            self.ctx, DTYPE[data.dtype.type], data.ctypes.data, data.size, k, GP_DESCENDING,
+            vals.ctypes.data, idx.ctypes.data), "gp_topk"))
+
+        def np_topk(_):
+            part = np.argpartition(data, data.size - k)[data.size - k:]
+            return part[np.argsort(-data[part], kind="stable")]
+        t_np = self.time(np_topk)
+        if not np.array_equal(vals, data[np_topk(None)]):
+            sys.exit("gp_topk values differ from NumPy's argpartition top-k")
+        self.row(f"topk k={k} f32 n={data.size}", data.size, data.nbytes, t_gp, t_np,
+                 "np.argpartition + sort")
+
     def integrate(self, n):
         a, b, res = 0.0, np.pi, ctypes.c_double()
         t_gp = self.time(lambda _: self.check(self.lib.gp_integrate(
@@ -198,7 +267,15 @@ def main():
     b.sort(rng.integers(0, 1 << 64, n, dtype=np.uint64), "u64")
     b.pairs(u32, "u32")
     b.rows_sort(rng.standard_normal((args.rows, args.cols), dtype=np.float32))
-    b.reduce_sum(rng.random(1 << args.reduce_log2n, dtype=np.float32))
+    big = rng.random(1 << args.reduce_log2n, dtype=np.float32)
+    b.reduce_sum(big)
+    b.reduce_minmax(big)
+    b.argmax(big)
+    big = None
+    b.rows_sum(rng.random((args.rows, args.cols), dtype=np.float32))
+    normal = rng.standard_normal(n, dtype=np.float32)
+    b.topk(normal, 16)
+    b.topk(normal, 1024)
     b.integrate(n)
 
     meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

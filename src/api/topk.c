@@ -170,8 +170,10 @@ gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size
   if ((s = gp_require_host(ctx, in, "in"))) return s;
   if (values && (s = gp_require_host(ctx, values, "values"))) return s;
   if (indices && (s = gp_require_host(ctx, indices, "indices"))) return s;
-  if (gp_cpu_topk(type, in, n, k, order, values, indices) != 0)
+  if (gp_cpu_topk(ctx, type, in, n, k, order, values, indices) != GP_OK)
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
-                   "out of host memory for gp_topk's %zu (key, index) pairs", n);
+                   "out of host memory for gp_topk of %zu elements (k = %zu) on the CPU "
+                   "backend (k <= n / 16 needs 32 bytes per thread per k, larger k a "
+                   "stable argsort of all n): free memory or pass a smaller k", n, k);
   return GP_OK;
 }

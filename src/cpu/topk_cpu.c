@@ -1,39 +1,173 @@
-/* CPU backend of gp_topk: every element's (key, index) of core/topk.h, sorted by key
- * then index (qsort), the first k kept. Simple and exact; O(n log n). */
+/* CPU backend of gp_topk. Every element becomes its (key, index) of core/topk.h (the
+ * answer is the k smallest pairs, sorted, ties to the lower index).
+ *  - k <= n / TK_SELECT_DIV and k <= TK_SELECT_MAX: each OpenMP thread scans a
+ *    contiguous chunk keeping its k best pairs in a buffer of 2k (best_of), the
+ *    threads' pairs are selected down to k, sorted, and gathered. One read of the
+ *    input: an element costs its key and one compare unless it beats the bar.
+ *  - larger k: the stable argsort of the whole input (radix_cpu.c), its first k. */
 #include "cpu/topk_cpu.h"
+#include "cpu/sort_cpu.h"
 #include "core/topk.h"
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define TK_SELECT_DIV 16
+#define TK_SELECT_MAX ((size_t)1 << 16) /* each thread's buffer: at most 2 MiB */
+#define TK_PAR_MIN ((size_t)1 << 16)  /* below this many elements, one thread */
 
 typedef struct topk_pair {
   uint64_t key, idx;
 } topk_pair;
 
-static int cmp_pair(const void *a, const void *b) {
-  const topk_pair *x = (const topk_pair *)a, *y = (const topk_pair *)b;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return x->idx < y->idx ? -1 : (x->idx > y->idx);
+static int pair_worse(const topk_pair *a, const topk_pair *b) {
+  return a->key > b->key || (a->key == b->key && a->idx > b->idx);
 }
 
-int gp_cpu_topk(gp_dtype type, const void *in, size_t n, size_t k, gp_order order, void *values,
-                uint64_t *indices) {
+static int cmp_pair(const void *a, const void *b) {
+  const topk_pair *x = (const topk_pair *)a, *y = (const topk_pair *)b;
+  return pair_worse(x, y) - pair_worse(y, x);
+}
+
+static void swap_pairs(topk_pair *a, size_t i, size_t j) {
+  const topk_pair t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+}
+
+/* Reorders a[0..m) (pairs all distinct: their indices differ) so that a[0..k) are its k
+ * best, in any order, 1 <= k <= m: quickselect, median-of-three pivots. */
+static void select_best(topk_pair *a, size_t m, size_t k) {
+  size_t lo = 0, hi = m - 1; /* the k-th best lies in [lo, hi] */
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (pair_worse(&a[lo], &a[mid])) swap_pairs(a, lo, mid);
+    if (pair_worse(&a[mid], &a[hi])) swap_pairs(a, mid, hi);
+    if (pair_worse(&a[lo], &a[mid])) swap_pairs(a, lo, mid);
+    const topk_pair piv = a[mid];
+    size_t i = lo, j = hi; /* Hoare: [lo, i) not worse than piv, (j, hi] not better */
+    for (;;) {
+      while (pair_worse(&piv, &a[i])) i++;
+      while (pair_worse(&a[j], &piv)) j--;
+      if (i >= j) break;
+      swap_pairs(a, i, j);
+      i++;
+      j--;
+    }
+    /* now [lo, j] holds the best j - lo + 1 of [lo, hi] (j < hi) */
+    if (k - 1 <= j) hi = j;
+    else lo = j + 1;
+  }
+}
+
+/* The k best pairs of [lo, hi) into buf (room for 2k), unordered; returns how many
+ * (min(k, hi - lo)). Elements better than the k-th best kept so far are appended; when
+ * the buffer is full the best k are selected and the worst of them becomes the bar, so
+ * each element costs O(1) amortized even on sorted input. A thread sees its indices in
+ * increasing order, so only a strictly smaller key than the bar can be better. */
+static inline __attribute__((always_inline)) size_t
+best_of(const char *in, size_t lo, size_t hi, size_t k, size_t es, gp_key_class c, int largest,
+        topk_pair *buf) {
+  size_t m = 0;
+  uint64_t bar = UINT64_MAX;
+  int barred = 0; /* whether bar holds a kept key (before: everything enters) */
+  for (size_t i = lo; i < hi; i++) {
+    uint64_t bits = 0;
+    memcpy(&bits, in + i * es, es);
+    const uint64_t key = gp_topk_key(bits, es == 8, c, largest);
+    if (barred && key >= bar) continue;
+    buf[m++] = (topk_pair){key, i};
+    if (m == 2 * k) {
+      select_best(buf, m, k);
+      m = k;
+      bar = buf[0].key;
+      for (size_t j = 1; j < k; j++)
+        if (buf[j].key > bar) bar = buf[j].key;
+      barred = 1;
+    }
+  }
+  if (m > k) {
+    select_best(buf, m, k);
+    m = k;
+  }
+  return m;
+}
+static size_t best_of4(const char *in, size_t lo, size_t hi, size_t k, gp_key_class c,
+                       int largest, topk_pair *buf) {
+  return best_of(in, lo, hi, k, 4, c, largest, buf);
+}
+static size_t best_of8(const char *in, size_t lo, size_t hi, size_t k, gp_key_class c,
+                       int largest, topk_pair *buf) {
+  return best_of(in, lo, hi, k, 8, c, largest, buf);
+}
+
+/* values / indices (either may be NULL) of the elements at ix[0..k) */
+static void gather(const char *in, size_t es, const uint64_t *ix, size_t k, void *values,
+                   uint64_t *indices) {
+  for (size_t j = 0; j < k; j++) {
+    if (values) memcpy((char *)values + j * es, in + ix[j] * es, es);
+    if (indices) indices[j] = ix[j];
+  }
+}
+
+static gp_status topk_select(gp_dtype type, const char *in, size_t n, size_t k,
+                             gp_order order, void *values, uint64_t *indices) {
   const size_t es = gp_dtype_size(type);
-  topk_pair *p = (topk_pair *)malloc(n * sizeof *p);
-  if (!p) return -1;
   const gp_key_class c = gp_key_class_of(type);
   const int largest = order == GP_DESCENDING;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t bits = 0;
-    memcpy(&bits, (const char *)in + i * es, es);
-    p[i].key = gp_topk_key(bits, es == 8, c, largest);
-    p[i].idx = i;
+  int nt = 1;
+#ifdef _OPENMP
+  if (n >= TK_PAR_MIN) nt = omp_get_max_threads();
+#endif
+  if ((size_t)nt > n / k) nt = (int)(n / k); /* every thread's chunk holds k or more */
+  if (nt < 1) nt = 1;
+  topk_pair *buf = (topk_pair *)malloc((size_t)nt * 2 * k * sizeof *buf);
+  size_t *got = (size_t *)calloc((size_t)nt, sizeof *got);
+  uint64_t *ix = (uint64_t *)malloc(k * sizeof *ix);
+  if (!buf || !got || !ix) {
+    free(buf);
+    free(got);
+    free(ix);
+    return GP_ERR_OUT_OF_MEMORY;
   }
-  qsort(p, n, sizeof *p, cmp_pair);
-  for (size_t j = 0; j < k; j++) {
-    if (values) memcpy((char *)values + j * es, (const char *)in + p[j].idx * es, es);
-    if (indices) indices[j] = p[j].idx;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
+#endif
+  for (int t = 0; t < nt; t++) {
+    const size_t q = n / (size_t)nt, r = n % (size_t)nt, u = (size_t)t;
+    const size_t lo = q * u + (u < r ? u : r), hi = lo + q + (u < r);
+    topk_pair *b = buf + u * 2 * k;
+    got[t] = es == 4 ? best_of4(in, lo, hi, k, c, largest, b) : best_of8(in, lo, hi, k, c, largest, b);
   }
-  free(p);
-  return 0;
+  size_t m = 0; /* the threads' pairs side by side */
+  for (int t = 0; t < nt; t++) {
+    memmove(buf + m, buf + (size_t)t * 2 * k, got[t] * sizeof *buf);
+    m += got[t];
+  }
+  select_best(buf, m, k);
+  qsort(buf, k, sizeof *buf, cmp_pair);
+  for (size_t j = 0; j < k; j++) ix[j] = buf[j].idx;
+  gather(in, es, ix, k, values, indices);
+  free(buf);
+  free(got);
+  free(ix);
+  return GP_OK;
+}
+
+gp_status gp_cpu_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
+                      gp_order order, void *values, uint64_t *indices) {
+  const char *p = (const char *)in;
+  if (k <= n / TK_SELECT_DIV && k <= TK_SELECT_MAX)
+    return topk_select(type, p, n, k, order, values, indices);
+  /* the stable argsort in the wanted order: its first k are the answer (same total
+   * order as core/topk.h's keys, ties in input order) */
+  uint64_t *ix = (uint64_t *)malloc(n * sizeof *ix);
+  if (!ix) return GP_ERR_OUT_OF_MEMORY;
+  gp_status s = gp_cpu_argsort(ctx, type, in, GP_U64, ix, n, order);
+  if (s == GP_OK) gather(p, gp_dtype_size(type), ix, k, values, indices);
+  free(ix);
+  return s;
 }

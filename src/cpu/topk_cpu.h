@@ -10,9 +10,10 @@ extern "C" {
 
 /* The k (1 <= k <= n) largest (GP_DESCENDING) or smallest (GP_ASCENDING) of n host
  * elements, sorted, ties to the lower index; values and/or indices (one may be NULL).
- * Returns 0, or -1 when out of host memory. */
-int gp_cpu_topk(gp_dtype type, const void *in, size_t n, size_t k, gp_order order, void *values,
-                uint64_t *indices);
+ * Arguments already validated. Returns GP_OK, or GP_ERR_OUT_OF_MEMORY (nothing
+ * written) when its buffers do not fit in host memory. */
+gp_status gp_cpu_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
+                      gp_order order, void *values, uint64_t *indices);
 
 #ifdef __cplusplus
 }
