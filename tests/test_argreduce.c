@@ -52,11 +52,75 @@ static void test_threads(void) {
 #endif
 }
 
+/* One planted winner (or two: the first must win) at chosen positions, across the
+ * vector batches and the 65536-element OpenMP chunks, with 1, 2 and 7 threads: NaN
+ * first / middle / last, -0 vs +0 ties, integer extremes, descending data (every batch
+ * improves), and constant data. */
+static void plant(gp_dtype t, void *x, size_t i, int what) {
+  /* what: 0 = the type's lowest, 1 = its highest, 2 = NaN (floats), 3 = -0, 4 = +0 */
+  switch (t) {
+  case GP_F32: { float v = what == 0 ? -INFINITY : what == 1 ? INFINITY : what == 2 ? -NAN : what == 3 ? -0.0f : 0.0f; ((float *)x)[i] = v; break; }
+  case GP_F64: { double v = what == 0 ? -INFINITY : what == 1 ? INFINITY : what == 2 ? NAN : what == 3 ? -0.0 : 0.0; ((double *)x)[i] = v; break; }
+  case GP_I32: ((int32_t *)x)[i] = what == 0 ? INT32_MIN : what == 1 ? INT32_MAX : 0; break;
+  case GP_I64: ((int64_t *)x)[i] = what == 0 ? INT64_MIN : what == 1 ? INT64_MAX : 0; break;
+  case GP_U32: ((uint32_t *)x)[i] = what == 0 ? 0 : what == 1 ? UINT32_MAX : 0; break;
+  default: ((uint64_t *)x)[i] = what == 0 ? 0 : what == 1 ? UINT64_MAX : 0; break;
+  }
+}
+
+static void test_positions(void) {
+  const size_t sizes[] = {1, 5, 16, 17, 64, 65, 200, 65536 + 100, 3 * 65536 + 17};
+  const size_t ns = sizeof sizes / sizeof sizes[0];
+  unsigned char *x = (unsigned char *)malloc(sizes[ns - 1] * 8);
+#ifdef _OPENMP
+  const int counts[] = {1, 2, 7};
+  const int nc = 3;
+#else
+  const int nc = 1;
+#endif
+  for (int c = 0; c < nc; c++) {
+#ifdef _OPENMP
+    omp_set_num_threads(counts[c]);
+#endif
+    for (size_t ti = 0; ti < 6; ti++)
+      for (size_t si = 0; si < ns; si++) {
+        const gp_dtype t = ac_types[ti];
+        const size_t n = sizes[si];
+        const size_t pos[] = {0, 1, 15, 16, 63, 64, n / 2, 65535, 65536, 65537, n - 2, n - 1};
+        for (int what = 0; what < 5; what++)
+          for (size_t pi = 0; pi < sizeof pos / sizeof pos[0]; pi++)
+            for (int two = 0; two < 2; two++) {
+              const size_t p = pos[pi];
+              if (p >= n) continue;
+              check_seed(1000 + si * 31 + pi);
+              ac_fill(t, x, n, AP_RANDOM);
+              plant(t, x, p, what);
+              if (two) plant(t, x, n - 1 - (n - 1 - p) / 3, what == 3 ? 4 : what);
+              char tag[64];
+              snprintf(tag, sizeof tag, "planted %d at %zu%s", what, p, two ? " twice" : "");
+              ac_check(GP_MIN, t, x, n, tag);
+              ac_check(GP_MAX, t, x, n, tag);
+            }
+        for (int pat = AP_TIES; pat <= AP_DESC; pat++) {
+          check_seed(2000 + si);
+          ac_fill(t, x, n, pat);
+          ac_check(GP_MIN, t, x, n, ac_pat_name[pat]);
+          ac_check(GP_MAX, t, x, n, ac_pat_name[pat]);
+        }
+      }
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(omp_get_num_procs());
+#endif
+  free(x);
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_errors();
   ac_test_matrix();
   test_threads();
+  test_positions();
   gp_destroy(ctx);
   return check_summary("test_argreduce");
 }

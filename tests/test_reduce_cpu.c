@@ -487,12 +487,126 @@ static void test_minmax_keys(void) {
   }
 }
 
+/* ---- AUTO MIN/MAX (cpu/minmax_cpu.c) against a plain fold --------------------------
+ * Every dtype; sizes around the 32/16-element vector steps and the 65536-element OpenMP
+ * chunks; NaNs (several payloads, either sign) first / middle / last or twice, -0 / +0
+ * mixes, integer extremes, constant data; 1, 2 and 7 threads. The reference folds with
+ * core/reduce_tree.h's scalar rules (floats) or < / > (integers). */
+static uint64_t mm_ref(gp_op op, gp_dtype t, const void *x, size_t n) {
+  const int mx = op == GP_MAX;
+  switch (t) {
+  case GP_F32: {
+    float r = ((const float *)x)[0];
+    for (size_t i = 1; i < n; i++)
+      r = mx ? gp_rt_max_f32(r, ((const float *)x)[i]) : gp_rt_min_f32(r, ((const float *)x)[i]);
+    return rt_f32_bits(gp_rt_canon_f32(r));
+  }
+  case GP_F64: {
+    double r = ((const double *)x)[0];
+    for (size_t i = 1; i < n; i++)
+      r = mx ? gp_rt_max_f64(r, ((const double *)x)[i]) : gp_rt_min_f64(r, ((const double *)x)[i]);
+    return rt_f64_bits(gp_rt_canon_f64(r));
+  }
+#define MM_INT(T)                                                                      \
+  {                                                                                    \
+    T r = ((const T *)x)[0];                                                           \
+    for (size_t i = 1; i < n; i++) {                                                   \
+      T v = ((const T *)x)[i];                                                         \
+      if (mx ? v > r : v < r) r = v;                                                   \
+    }                                                                                  \
+    uint64_t b = 0;                                                                    \
+    memcpy(&b, &r, sizeof r);                                                          \
+    return b;                                                                          \
+  }
+  case GP_I32: MM_INT(int32_t)
+  case GP_I64: MM_INT(int64_t)
+  case GP_U32: MM_INT(uint32_t)
+  default: MM_INT(uint64_t)
+#undef MM_INT
+  }
+}
+
+static void mm_fill(gp_dtype t, void *x, size_t n, int pat, uint64_t seed) {
+  check_seed(seed);
+  const int f32 = t == GP_F32, f64 = t == GP_F64;
+  static const uint32_t nan32[] = {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xffbfffffu};
+  static const uint64_t nan64[] = {0x7ff8000000000000ull, 0xfff8000000000000ull,
+                                   0x7ff0000000000001ull, 0xfff7ffffffffffffull};
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = check_rand64();
+    if (pat == 3) r = 0x5a5a5a5a5a5a5a5aull; /* constant */
+    if (f32) { float v = (float)((int64_t)(r % 2000001) - 1000000) * 0.25f; if (pat == 2) v = (r & 1) ? -0.0f : 0.0f; ((float *)x)[i] = v; }
+    else if (f64) { double v = (double)((int64_t)(r % 2000001) - 1000000) * 0.25; if (pat == 2) v = (r & 1) ? -0.0 : 0.0; ((double *)x)[i] = v; }
+    else memcpy((char *)x + i * gp_dtype_size(t), &r, gp_dtype_size(t)); /* full-range bits */
+  }
+  if (pat == 1 && (f32 || f64)) { /* NaNs at first / middle / last / two places */
+    size_t at[2] = {(size_t)(check_rand64() % 4), (size_t)(check_rand64() % n)};
+    at[0] = at[0] == 0 ? 0 : at[0] == 1 ? n - 1 : at[0] == 2 ? n / 2 : at[1];
+    for (int k = 0; k < 2; k++) {
+      const unsigned w = (unsigned)(check_rand64() % 4);
+      if (f32) memcpy((char *)x + 4 * at[k], &nan32[w], 4);
+      else memcpy((char *)x + 8 * at[k], &nan64[w], 8);
+    }
+  }
+  if (pat == 4 && !f32 && !f64) { /* the integer extremes at random places */
+    uint64_t lo = 0, hi = ~0ull;
+    if (t == GP_I32) { lo = 0x80000000u; hi = 0x7fffffffu; }
+    if (t == GP_I64) { lo = 0x8000000000000000ull; hi = 0x7fffffffffffffffull; }
+    memcpy((char *)x + gp_dtype_size(t) * (check_rand64() % n), &lo, gp_dtype_size(t));
+    memcpy((char *)x + gp_dtype_size(t) * (check_rand64() % n), &hi, gp_dtype_size(t));
+  }
+}
+
+static void test_minmax_auto(void) {
+  static const gp_dtype types[] = {GP_F32, GP_F64, GP_I32, GP_I64, GP_U32, GP_U64};
+  const size_t sizes[] = {1, 2, 7, 15, 16, 17, 31, 32, 33, 100, 65536, 65537, 3 * 65536 + 45};
+  const size_t ns = sizeof sizes / sizeof sizes[0];
+  unsigned char *buf = (unsigned char *)malloc(sizes[ns - 1] * 8 + 8);
+#ifdef _OPENMP
+  const int counts[] = {1, 2, 7};
+  const int nc = 3;
+#else
+  const int nc = 1;
+#endif
+  for (int c = 0; c < nc; c++) {
+#ifdef _OPENMP
+    omp_set_num_threads(counts[c]);
+#endif
+    for (int ti = 0; ti < 6; ti++)
+      for (size_t si = 0; si < ns; si++)
+        for (int pat = 0; pat < 5; pat++)
+          for (int rep = 0; rep < (pat == 1 ? 6 : 1); rep++) {
+            const gp_dtype t = types[ti];
+            const size_t n = sizes[si], es = gp_dtype_size(t);
+            void *x = buf + (rep & 1 ? es : 0); /* misaligned by one element */
+            mm_fill(t, x, n, pat, 500 + si * 7 + (uint64_t)pat * 1000 + (uint64_t)rep);
+            for (int o = 0; o < 2; o++) {
+              const gp_op op = o ? GP_MAX : GP_MIN;
+              unsigned char out[8];
+              memset(out, 0xAB, sizeof out);
+              CHECK_OK(ctx, gp_reduce(ctx, op, t, x, n, out, GP_REDUCE_AUTO));
+              uint64_t got = 0;
+              memcpy(&got, out, es);
+              const uint64_t want = mm_ref(op, t, x, n);
+              CHECK_MSG(got == want, "auto %s %s n=%zu pattern %d rep %d threads %d: %#llx vs %#llx",
+                        gp_op_name(op), gp_dtype_name(t), n, pat, rep, nc > 1 ? c : 0,
+                        (unsigned long long)got, (unsigned long long)want);
+            }
+          }
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(omp_get_num_procs());
+#endif
+  free(buf);
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_minmax_keys();
   test_kernel_order();
   test_specials();
   test_threads_and_large();
+  test_minmax_auto();
   test_matrix();
   gp_destroy(ctx);
   return check_summary("test_reduce_cpu");

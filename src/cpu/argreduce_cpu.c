@@ -1,46 +1,267 @@
 /* CPU backend of gp_argreduce: OpenMP threads over fixed chunks, each keeping the best
  * (key, index) of core/argreduce.h, folded lexicographically; the answer (first index
- * of the winner) does not depend on the thread count. */
+ * of the winner) does not depend on the thread count.
+ * As on the GPU (src/cuda/reduce/argreduce.cu): keys as wide as the elements, and a
+ * thread scans its indices in increasing order, so only a strictly smaller key can
+ * replace its best. A batch of keys is first reduced to its minimum with vector min
+ * ops; only when that beats the best (rare after the first few batches) is the batch
+ * searched for the minimum's first position. The scalar loop before this (a 64-bit key
+ * and a lexicographic compare per element) ran at 0.19x np.argmax. */
 #include "cpu/argreduce_cpu.h"
+#include "cpu/cpu_features.h"
 #include "core/argreduce.h"
 
 #include <string.h>
+#ifdef GP_CPU_X86
+#include <immintrin.h>
+#endif
 
-static uint64_t key_at(gp_dtype t, const void *in, size_t i, int mx) {
+#define GP_ARG_CHUNK 65536u /* elements per OpenMP work item */
+#define GP_ARG_BATCH 16u    /* keys per batch in the portable loop */
+#define GP_ARG_NONE UINT64_MAX
+#define GP_ARG_TOP64 0x8000000000000000ull
+
+/* Element bits u -> key: (u ^ (sign(u) & A)) ^ B, then for floats NaN -> 0 and -0 -> +0
+ * first (core/argreduce.h's gp_arg_key_*):
+ *  F32/F64: A = all but the top bit, B = top bit (MIN) or all but it (MAX) (= ~key)
+ *  I32/I64: A = 0, B as for floats; U32/U64: A = 0, B = 0 (MIN) or all ones (MAX). */
+typedef struct arg_key {
+  uint64_t a, b;
+  int isf;
+} arg_key;
+
+static arg_key key_of(gp_op op, gp_dtype t) {
+  const int mx = op == GP_MAX;
+  arg_key k = {0, 0, t == GP_F32 || t == GP_F64};
   switch (t) {
-  case GP_F32: { uint32_t u; memcpy(&u, (const char *)in + 4 * i, 4); return gp_arg_key_f32(u, mx); }
-  case GP_F64: { uint64_t u; memcpy(&u, (const char *)in + 8 * i, 8); return gp_arg_key_f64(u, mx); }
-  case GP_I32: return gp_arg_key_i32(((const int32_t *)in)[i], mx);
-  case GP_I64: return gp_arg_key_i64(((const int64_t *)in)[i], mx);
-  case GP_U32: return gp_arg_key_u32(((const uint32_t *)in)[i], mx);
-  default: return gp_arg_key_u64(((const uint64_t *)in)[i], mx);
+  case GP_F32: k.a = 0x7fffffffu; /* fall through */
+  case GP_I32: k.b = mx ? 0x7fffffffu : 0x80000000u; break;
+  case GP_U32: k.b = mx ? 0xffffffffu : 0u; break;
+  case GP_F64: k.a = ~GP_ARG_TOP64; /* fall through */
+  case GP_I64: k.b = mx ? ~GP_ARG_TOP64 : GP_ARG_TOP64; break;
+  default: k.b = mx ? ~0ull : 0ull; break;
   }
+  return k;
 }
+
+static inline uint32_t key32(uint32_t u, uint32_t a, uint32_t b, int isf) {
+  if (isf) {
+    if (gp_rt_f32_isnan(u)) return 0;
+    if ((u & 0x7fffffffu) == 0) u = 0;
+  }
+  return (u ^ ((0u - (u >> 31)) & a)) ^ b;
+}
+static inline uint64_t key64(uint64_t u, uint64_t a, uint64_t b, int isf) {
+  if (isf) {
+    if (gp_rt_f64_isnan(u)) return 0;
+    if ((u & ~GP_ARG_TOP64) == 0) u = 0;
+  }
+  return (u ^ ((0ull - (u >> 63)) & a)) ^ b;
+}
+
+/* ---- portable: batches of GP_ARG_BATCH keys (the batch min vectorizes) ----
+ * (*tk, *bi): the thread's best so far, *bi == GP_ARG_NONE before the first. */
+#define GP_ARG_SCALAR(NAME, UT, KEY)                                                   \
+  static void NAME(const char *p, size_t lo, size_t hi, UT a, UT b, int isf, UT *tk,     \
+                   uint64_t *bi) {                                                     \
+    UT best = *tk;                                                                     \
+    uint64_t at = *bi;                                                                 \
+    size_t i = lo;                                                                     \
+    for (; i + GP_ARG_BATCH <= hi; i += GP_ARG_BATCH) {                                \
+      UT k[GP_ARG_BATCH], m;                                                           \
+      for (unsigned j = 0; j < GP_ARG_BATCH; j++) {                                    \
+        UT u;                                                                          \
+        memcpy(&u, p + (i + j) * sizeof(UT), sizeof(UT));                              \
+        k[j] = KEY(u, a, b, isf);                                                      \
+      }                                                                                \
+      m = k[0];                                                                        \
+      for (unsigned j = 1; j < GP_ARG_BATCH; j++) m = k[j] < m ? k[j] : m;             \
+      if (m < best || at == GP_ARG_NONE) {                                             \
+        unsigned j = 0;                                                                \
+        while (k[j] != m) j++;                                                         \
+        best = m;                                                                      \
+        at = i + j;                                                                    \
+      }                                                                                \
+    }                                                                                  \
+    for (; i < hi; i++) {                                                              \
+      UT u;                                                                            \
+      memcpy(&u, p + i * sizeof(UT), sizeof(UT));                                      \
+      const UT k = KEY(u, a, b, isf);                                                  \
+      if (k < best || at == GP_ARG_NONE) { best = k; at = i; }                         \
+    }                                                                                  \
+    *tk = best;                                                                        \
+    *bi = at;                                                                          \
+  }
+GP_ARG_SCALAR(arg32_scalar, uint32_t, key32)
+GP_ARG_SCALAR(arg64_scalar, uint64_t, key64)
+
+#ifdef GP_CPU_X86
+/* AVX2: batches of 8 vectors (64 keys of 32 bits, 32 of 64 bits). The batch minimum is
+ * compared with the best in every lane (no horizontal step) and reduced to one lane
+ * only when some lane is below it. 64-bit keys are held with the top bit flipped, so
+ * the signed compare AVX2 has orders them as unsigned. */
+#define GP_ARG_NV 8
+
+GP_CPU_AVX2 __attribute__((always_inline)) static inline void
+arg32_avx2_body(const char *p, size_t lo, size_t hi, uint32_t a, uint32_t b, const int isf,
+                uint32_t *tk, uint64_t *bi) {
+  const __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b);
+  const __m256i vabs = _mm256_set1_epi32(0x7fffffff), vinf = _mm256_set1_epi32(0x7f800000);
+  uint32_t best = *tk;
+  uint64_t at = *bi;
+  __m256i vbest = _mm256_set1_epi32((int)best);
+  size_t i = lo;
+  for (; i + 8 * GP_ARG_NV <= hi; i += 8 * GP_ARG_NV) {
+    __m256i k[GP_ARG_NV];
+    for (int j = 0; j < GP_ARG_NV; j++) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 4 * (i + 8 * (size_t)j)));
+      __m256i nan = _mm256_setzero_si256();
+      if (isf) {
+        const __m256i ab = _mm256_and_si256(x, vabs);
+        nan = _mm256_cmpgt_epi32(ab, vinf); /* both sides >= 0 as int32 */
+        x = _mm256_andnot_si256(_mm256_cmpeq_epi32(ab, _mm256_setzero_si256()), x);
+      }
+      const __m256i s = _mm256_and_si256(_mm256_srai_epi32(x, 31), va);
+      k[j] = _mm256_xor_si256(_mm256_xor_si256(x, s), vb);
+      if (isf) k[j] = _mm256_andnot_si256(nan, k[j]);
+    }
+    __m256i m = _mm256_min_epu32(_mm256_min_epu32(_mm256_min_epu32(k[0], k[1]),
+                                                  _mm256_min_epu32(k[2], k[3])),
+                                 _mm256_min_epu32(_mm256_min_epu32(k[4], k[5]),
+                                                  _mm256_min_epu32(k[6], k[7])));
+    /* some lane of m < best  <=>  min(m, best) != best in that lane */
+    const __m256i le = _mm256_cmpeq_epi32(_mm256_min_epu32(m, vbest), vbest);
+    if (_mm256_movemask_epi8(le) == -1 && at != GP_ARG_NONE) continue;
+    __m128i h = _mm_min_epu32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+    h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+    h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+    const uint32_t mv = (uint32_t)_mm_cvtsi128_si32(h);
+    if (!(mv < best || at == GP_ARG_NONE)) continue;
+    const __m256i vm = _mm256_set1_epi32((int)mv);
+    for (int j = 0; j < GP_ARG_NV; j++) {
+      const unsigned bits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(k[j], vm)));
+      if (bits) {
+        at = i + 8 * (size_t)j + (size_t)__builtin_ctz(bits);
+        break;
+      }
+    }
+    best = mv;
+    vbest = vm;
+  }
+  *tk = best;
+  *bi = at;
+  arg32_scalar(p, i, hi, a, b, isf, tk, bi);
+}
+GP_CPU_AVX2 static void arg32_avx2(const char *p, size_t lo, size_t hi, uint32_t a, uint32_t b,
+                                   int isf, uint32_t *tk, uint64_t *bi) {
+  if (isf) arg32_avx2_body(p, lo, hi, a, b, 1, tk, bi);
+  else arg32_avx2_body(p, lo, hi, a, b, 0, tk, bi);
+}
+
+GP_CPU_AVX2 __attribute__((always_inline)) static inline void
+arg64_avx2_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, const int isf,
+                uint64_t *tk, uint64_t *bi) {
+  const __m256i va = _mm256_set1_epi64x((long long)a);
+  const __m256i vbs = _mm256_set1_epi64x((long long)(b ^ GP_ARG_TOP64)); /* B, then the flip */
+  const __m256i vabs = _mm256_set1_epi64x((long long)~GP_ARG_TOP64);
+  const __m256i vinf = _mm256_set1_epi64x(0x7ff0000000000000ll);
+  const __m256i vtop = _mm256_set1_epi64x((long long)GP_ARG_TOP64); /* key 0, flipped */
+  const __m256i z = _mm256_setzero_si256();
+  uint64_t best = *tk, at = *bi;
+  __m256i vbest = _mm256_set1_epi64x((long long)(best ^ GP_ARG_TOP64));
+  size_t i = lo;
+  for (; i + 4 * GP_ARG_NV <= hi; i += 4 * GP_ARG_NV) {
+    __m256i k[GP_ARG_NV];
+    for (int j = 0; j < GP_ARG_NV; j++) {
+      __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(p + 8 * (i + 4 * (size_t)j)));
+      __m256i nan = z;
+      if (isf) {
+        const __m256i ab = _mm256_and_si256(x, vabs);
+        nan = _mm256_cmpgt_epi64(ab, vinf);
+        x = _mm256_andnot_si256(_mm256_cmpeq_epi64(ab, z), x);
+      }
+      const __m256i s = _mm256_and_si256(_mm256_cmpgt_epi64(z, x), va);
+      k[j] = _mm256_xor_si256(_mm256_xor_si256(x, s), vbs);
+      if (isf) k[j] = _mm256_blendv_epi8(k[j], vtop, nan);
+    }
+#define GP_ARG_SMIN(x, y) _mm256_blendv_epi8((x), (y), _mm256_cmpgt_epi64((x), (y)))
+    const __m256i m = GP_ARG_SMIN(GP_ARG_SMIN(GP_ARG_SMIN(k[0], k[1]), GP_ARG_SMIN(k[2], k[3])),
+                                  GP_ARG_SMIN(GP_ARG_SMIN(k[4], k[5]), GP_ARG_SMIN(k[6], k[7])));
+#undef GP_ARG_SMIN
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi64(vbest, m)) == 0 && at != GP_ARG_NONE) continue;
+    int64_t l[4];
+    _mm256_storeu_si256((__m256i *)(void *)l, m);
+    int64_t ms = l[0];
+    for (int j = 1; j < 4; j++) ms = l[j] < ms ? l[j] : ms;
+    const uint64_t mv = (uint64_t)ms ^ GP_ARG_TOP64;
+    if (!(mv < best || at == GP_ARG_NONE)) continue;
+    const __m256i vm = _mm256_set1_epi64x((long long)ms);
+    for (int j = 0; j < GP_ARG_NV; j++) {
+      const unsigned bits = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(k[j], vm)));
+      if (bits) {
+        at = i + 4 * (size_t)j + (size_t)__builtin_ctz(bits);
+        break;
+      }
+    }
+    best = mv;
+    vbest = vm;
+  }
+  *tk = best;
+  *bi = at;
+  arg64_scalar(p, i, hi, a, b, isf, tk, bi);
+}
+GP_CPU_AVX2 static void arg64_avx2(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b,
+                                   int isf, uint64_t *tk, uint64_t *bi) {
+  if (isf) arg64_avx2_body(p, lo, hi, a, b, 1, tk, bi);
+  else arg64_avx2_body(p, lo, hi, a, b, 0, tk, bi);
+}
+#endif
 
 void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *value_out,
                       uint64_t *index_out) {
-  const int mx = op == GP_MAX;
-  uint64_t bk = UINT64_MAX, bi = UINT64_MAX;
-  const ptrdiff_t nn = (ptrdiff_t)n;
+  const arg_key ak = key_of(op, type);
+  const size_t es = gp_dtype_size(type);
+  const int w8 = es == 8;
+  const int avx2 = gp_cpu_avx2();
+  (void)avx2;
+  const size_t nchunks = (n + GP_ARG_CHUNK - 1) / GP_ARG_CHUNK;
+  const ptrdiff_t nc = (ptrdiff_t)nchunks;
+  uint64_t bk = UINT64_MAX, bi = GP_ARG_NONE;
 #ifdef _OPENMP
-#pragma omp parallel if (n > 65536)
+#pragma omp parallel if (nchunks > 1)
 #endif
   {
-    uint64_t k1 = UINT64_MAX, i1 = UINT64_MAX;
+    /* static schedule: this thread's chunks come in increasing order */
+    uint32_t k32 = UINT32_MAX;
+    uint64_t k64 = UINT64_MAX, i1 = GP_ARG_NONE;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (ptrdiff_t i = 0; i < nn; i++) {
-      uint64_t k = key_at(type, in, (size_t)i, mx);
-      /* (a 64-bit key may equal the UINT64_MAX start; the index then breaks the tie) */
-      if (gp_arg_better(k, (uint64_t)i, k1, i1)) { k1 = k; i1 = (uint64_t)i; }
+    for (ptrdiff_t ci = 0; ci < nc; ci++) {
+      const size_t lo = (size_t)ci * GP_ARG_CHUNK;
+      const size_t hi = n - lo < GP_ARG_CHUNK ? n : lo + GP_ARG_CHUNK;
+      const char *p = (const char *)in;
+      if (w8) {
+#ifdef GP_CPU_X86
+        if (avx2) arg64_avx2(p, lo, hi, ak.a, ak.b, ak.isf, &k64, &i1);
+        else
+#endif
+          arg64_scalar(p, lo, hi, ak.a, ak.b, ak.isf, &k64, &i1);
+      } else {
+#ifdef GP_CPU_X86
+        if (avx2) arg32_avx2(p, lo, hi, (uint32_t)ak.a, (uint32_t)ak.b, ak.isf, &k32, &i1);
+        else
+#endif
+          arg32_scalar(p, lo, hi, (uint32_t)ak.a, (uint32_t)ak.b, ak.isf, &k32, &i1);
+      }
     }
+    /* (UINT64_MAX, NONE) loses to every real pair, a 64-bit all-ones key included */
+    const uint64_t k1 = i1 == GP_ARG_NONE ? UINT64_MAX : w8 ? k64 : (uint64_t)k32;
 #ifdef _OPENMP
 #pragma omp critical(gp_arg_fold)
 #endif
     if (gp_arg_better(k1, i1, bk, bi)) { bk = k1; bi = i1; }
   }
-  const size_t es = gp_dtype_size(type);
   memcpy(value_out, (const char *)in + bi * es, es);
   if (type == GP_F32) {
     float f;

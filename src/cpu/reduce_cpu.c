@@ -3,6 +3,7 @@
  * (op, dtype, algo) to a stamp's run function. OpenMP runs
  * independent blocks in parallel; results never depend on the thread count. */
 #include "cpu/reduce_cpu.h"
+#include "cpu/minmax_cpu.h"
 #include "core/reduce_tree.h"
 
 #include <stddef.h>
@@ -130,7 +131,8 @@
 #define RS_RUN u64sum_run
 #include "cpu/reduce_cpu_stamp.h"
 
-/* ---- MIN / MAX (order-independent: every algorithm gives the same bits) ---- */
+/* ---- MIN / MAX (order-independent: every algorithm gives the same bits); these stamps
+ * serve the seed algorithms, AUTO takes cpu/minmax_cpu.c ---- */
 #define RS_IN float
 #define RS_ACC float
 #define RS_LOAD(x) (x)
@@ -362,6 +364,11 @@
 
 gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
                         void *out, gp_reduce_algo algo, unsigned two_phase_blocks) {
+  /* AUTO MIN/MAX: order-independent, so no tree to emulate (cpu/minmax_cpu.c) */
+  if ((op == GP_MIN || op == GP_MAX) && algo == GP_REDUCE_AUTO && (unsigned)type <= GP_U64) {
+    gp_cpu_minmax(op, type, in, n, out);
+    return GP_OK;
+  }
   switch (type) {
   case GP_F32:
     if (op == GP_SUM) {

@@ -1,0 +1,187 @@
+/* GP_REDUCE_AUTO's MIN / MAX on the CPU: every element becomes an unsigned key as wide
+ * as itself, k = ((u ^ (sign(u) & A)) ^ B) + C, whose plain unsigned minimum decodes to
+ * the library's MIN or MAX (core/reduce_tree.h's minkey/maxkey for floats: the NaNs land
+ * below every other key, so no NaN branch). The seed algorithms' tree emulation
+ * (cpu/reduce_cpu_stamp.h) did a branchy float compare per element and ran at 0.4x
+ * np.min; one vector min per 8 (4) elements keeps up with memory. */
+#include "cpu/minmax_cpu.h"
+#include "cpu/cpu_features.h"
+#include "core/reduce_tree.h"
+
+#include <stdint.h>
+#include <string.h>
+#ifdef GP_CPU_X86
+#include <immintrin.h>
+#endif
+
+#define GP_MM_CHUNK 65536u /* elements per OpenMP work item; one item runs on one thread */
+#define GP_MM_TOP64 0x8000000000000000ull
+
+/* A, B, C of the key for each (type, op):
+ *  F32 MIN: A = 0x7fffffff, B = 0x80000000, C = OFF: key_f32(u) + OFF (= minkey)
+ *  F32 MAX: A = 0x7fffffff, B = 0x7fffffff, C = OFF: ~key_f32(u) + OFF = ~(maxkey)
+ *  I32: A = 0, C = 0, B = 0x80000000 (MIN) or 0x7fffffff (MAX); U32: B = 0 or ~0.
+ * Integers decode as m ^ B; 64-bit types likewise. */
+typedef struct mm_key {
+  uint64_t a, b, c;
+} mm_key;
+
+static mm_key key_of(gp_op op, gp_dtype t) {
+  const int mx = op == GP_MAX;
+  mm_key k = {0, 0, 0};
+  switch (t) {
+  case GP_F32: k.a = 0x7fffffffu; k.b = mx ? 0x7fffffffu : 0x80000000u; k.c = GP_RT_F32_KEY_OFF; break;
+  case GP_I32: k.b = mx ? 0x7fffffffu : 0x80000000u; break;
+  case GP_U32: k.b = mx ? 0xffffffffu : 0u; break;
+  case GP_F64:
+    k.a = ~GP_MM_TOP64;
+    k.b = mx ? ~GP_MM_TOP64 : GP_MM_TOP64;
+    k.c = GP_RT_F64_KEY_OFF;
+    break;
+  case GP_I64: k.b = mx ? ~GP_MM_TOP64 : GP_MM_TOP64; break;
+  default: k.b = mx ? ~0ull : 0ull; break;
+  }
+  return k;
+}
+
+/* ---- portable loops (the compiler vectorizes them where it can) ---- */
+static uint32_t min32_scalar(const char *p, size_t n, uint32_t a, uint32_t b, uint32_t c,
+                             uint32_t m) {
+  for (size_t i = 0; i < n; i++) {
+    uint32_t u;
+    memcpy(&u, p + 4 * i, 4);
+    const uint32_t k = ((u ^ ((0u - (u >> 31)) & a)) ^ b) + c;
+    m = k < m ? k : m;
+  }
+  return m;
+}
+static uint64_t min64_scalar(const char *p, size_t n, uint64_t a, uint64_t b, uint64_t c,
+                             uint64_t m) {
+  for (size_t i = 0; i < n; i++) {
+    uint64_t u;
+    memcpy(&u, p + 8 * i, 8);
+    const uint64_t k = ((u ^ ((0ull - (u >> 63)) & a)) ^ b) + c;
+    m = k < m ? k : m;
+  }
+  return m;
+}
+
+#ifdef GP_CPU_X86
+/* AVX2: four independent accumulators of 8 (4) keys; 64-bit keys are compared signed
+ * (AVX2 has no unsigned 64-bit compare), so C carries the sign flip: k ^ TOP = k + TOP. */
+GP_CPU_AVX2 static inline __m256i key32_avx2(__m256i x, __m256i a, __m256i b, __m256i c) {
+  const __m256i s = _mm256_and_si256(_mm256_srai_epi32(x, 31), a);
+  return _mm256_add_epi32(_mm256_xor_si256(_mm256_xor_si256(x, s), b), c);
+}
+GP_CPU_AVX2 static uint32_t min32_avx2(const char *p, size_t n, uint32_t a, uint32_t b,
+                                       uint32_t c, uint32_t m) {
+  const __m256i va = _mm256_set1_epi32((int)a), vb = _mm256_set1_epi32((int)b),
+                vc = _mm256_set1_epi32((int)c);
+  __m256i m0 = _mm256_set1_epi32((int)m), m1 = m0, m2 = m0, m3 = m0;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i *q = (const __m256i *)(const void *)(p + 4 * i);
+    m0 = _mm256_min_epu32(m0, key32_avx2(_mm256_loadu_si256(q + 0), va, vb, vc));
+    m1 = _mm256_min_epu32(m1, key32_avx2(_mm256_loadu_si256(q + 1), va, vb, vc));
+    m2 = _mm256_min_epu32(m2, key32_avx2(_mm256_loadu_si256(q + 2), va, vb, vc));
+    m3 = _mm256_min_epu32(m3, key32_avx2(_mm256_loadu_si256(q + 3), va, vb, vc));
+  }
+  m0 = _mm256_min_epu32(_mm256_min_epu32(m0, m1), _mm256_min_epu32(m2, m3));
+  __m128i h = _mm_min_epu32(_mm256_castsi256_si128(m0), _mm256_extracti128_si256(m0, 1));
+  h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+  h = _mm_min_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+  return min32_scalar(p + 4 * i, n - i, a, b, c, (uint32_t)_mm_cvtsi128_si32(h));
+}
+
+GP_CPU_AVX2 static inline __m256i key64_avx2(__m256i x, __m256i a, __m256i b, __m256i c) {
+  const __m256i s = _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), x), a);
+  return _mm256_add_epi64(_mm256_xor_si256(_mm256_xor_si256(x, s), b), c);
+}
+GP_CPU_AVX2 static inline __m256i smin64_avx2(__m256i m, __m256i k) {
+  return _mm256_blendv_epi8(m, k, _mm256_cmpgt_epi64(m, k));
+}
+GP_CPU_AVX2 static uint64_t min64_avx2(const char *p, size_t n, uint64_t a, uint64_t b,
+                                       uint64_t c, uint64_t m) {
+  const __m256i va = _mm256_set1_epi64x((long long)a), vb = _mm256_set1_epi64x((long long)b),
+                vc = _mm256_set1_epi64x((long long)(c + GP_MM_TOP64));
+  __m256i m0 = _mm256_set1_epi64x((long long)(m ^ GP_MM_TOP64)), m1 = m0, m2 = m0, m3 = m0;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i *q = (const __m256i *)(const void *)(p + 8 * i);
+    m0 = smin64_avx2(m0, key64_avx2(_mm256_loadu_si256(q + 0), va, vb, vc));
+    m1 = smin64_avx2(m1, key64_avx2(_mm256_loadu_si256(q + 1), va, vb, vc));
+    m2 = smin64_avx2(m2, key64_avx2(_mm256_loadu_si256(q + 2), va, vb, vc));
+    m3 = smin64_avx2(m3, key64_avx2(_mm256_loadu_si256(q + 3), va, vb, vc));
+  }
+  m0 = smin64_avx2(smin64_avx2(m0, m1), smin64_avx2(m2, m3));
+  int64_t l[4];
+  _mm256_storeu_si256((__m256i *)(void *)l, m0);
+  for (int j = 1; j < 4; j++) l[0] = l[j] < l[0] ? l[j] : l[0];
+  return min64_scalar(p + 8 * i, n - i, a, b, c, (uint64_t)l[0] ^ GP_MM_TOP64);
+}
+#endif
+
+void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out) {
+  const mm_key k = key_of(op, type);
+  const int w8 = gp_dtype_size(type) == 8, mx = op == GP_MAX;
+  const size_t es = w8 ? 8 : 4, nchunks = (n + GP_MM_CHUNK - 1) / GP_MM_CHUNK;
+  const int avx2 = gp_cpu_avx2();
+  (void)avx2;
+  uint64_t best = ~0ull; /* the identity of unsigned min, either width */
+  const ptrdiff_t nc = (ptrdiff_t)nchunks;
+#ifdef _OPENMP
+#pragma omp parallel if (nchunks > 1)
+#endif
+  {
+    uint64_t mine = ~0ull;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (ptrdiff_t ci = 0; ci < nc; ci++) {
+      const size_t lo = (size_t)ci * GP_MM_CHUNK, cnt = n - lo < GP_MM_CHUNK ? n - lo : GP_MM_CHUNK;
+      const char *p = (const char *)in + lo * es;
+      if (w8) {
+#ifdef GP_CPU_X86
+        if (avx2) mine = min64_avx2(p, cnt, k.a, k.b, k.c, mine);
+        else
+#endif
+          mine = min64_scalar(p, cnt, k.a, k.b, k.c, mine);
+      } else {
+        const uint32_t m32 = (uint32_t)mine;
+#ifdef GP_CPU_X86
+        if (avx2) mine = min32_avx2(p, cnt, (uint32_t)k.a, (uint32_t)k.b, (uint32_t)k.c, m32);
+        else
+#endif
+          mine = min32_scalar(p, cnt, (uint32_t)k.a, (uint32_t)k.b, (uint32_t)k.c, m32);
+      }
+    }
+#ifdef _OPENMP
+#pragma omp critical(gp_mm_fold)
+#endif
+    if (mine < best) best = mine;
+  }
+  switch (type) {
+  case GP_F32: {
+    const uint32_t m = (uint32_t)best;
+    const float f = mx ? gp_rt_f32_from_maxkey(~m) : gp_rt_f32_from_minkey(m);
+    memcpy(out, &f, 4);
+    break;
+  }
+  case GP_F64: {
+    const double d = mx ? gp_rt_f64_from_maxkey(~best) : gp_rt_f64_from_minkey(best);
+    memcpy(out, &d, 8);
+    break;
+  }
+  case GP_I32:
+  case GP_U32: {
+    const uint32_t v = (uint32_t)best ^ (uint32_t)k.b;
+    memcpy(out, &v, 4);
+    break;
+  }
+  default: {
+    const uint64_t v = best ^ k.b;
+    memcpy(out, &v, 8);
+    break;
+  }
+  }
+}
