@@ -217,50 +217,65 @@ GP_CPU_AVX2 static void arg64_avx2(const char *p, size_t lo, size_t hi, uint64_t
 }
 #endif
 
+/* elements [lo, hi) into the thread's best (*k32 or *k64 by width, *i1) */
+static void arg_range(const char *p, size_t lo, size_t hi, int w8, int avx2, const arg_key *ak,
+                      uint32_t *k32, uint64_t *k64, uint64_t *i1) {
+  (void)avx2;
+  if (w8) {
+#ifdef GP_CPU_X86
+    if (avx2) {
+      arg64_avx2(p, lo, hi, ak->a, ak->b, ak->isf, k64, i1);
+      return;
+    }
+#endif
+    arg64_scalar(p, lo, hi, ak->a, ak->b, ak->isf, k64, i1);
+    return;
+  }
+#ifdef GP_CPU_X86
+  if (avx2) {
+    arg32_avx2(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
+    return;
+  }
+#endif
+  arg32_scalar(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
+}
+
 void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *value_out,
                       uint64_t *index_out) {
   const arg_key ak = key_of(op, type);
   const size_t es = gp_dtype_size(type);
   const int w8 = es == 8;
   const int avx2 = gp_cpu_avx2();
-  (void)avx2;
   const size_t nchunks = (n + GP_ARG_CHUNK - 1) / GP_ARG_CHUNK;
-  const ptrdiff_t nc = (ptrdiff_t)nchunks;
   uint64_t bk = UINT64_MAX, bi = GP_ARG_NONE;
-#ifdef _OPENMP
-#pragma omp parallel if (nchunks > 1)
-#endif
-  {
-    /* static schedule: this thread's chunks come in increasing order */
+  if (nchunks <= 1) { /* no OpenMP region and lock for one chunk */
     uint32_t k32 = UINT32_MAX;
-    uint64_t k64 = UINT64_MAX, i1 = GP_ARG_NONE;
+    uint64_t k64 = UINT64_MAX;
+    arg_range((const char *)in, 0, n, w8, avx2, &ak, &k32, &k64, &bi);
+  } else {
+    const ptrdiff_t nc = (ptrdiff_t)nchunks;
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    {
+      /* static schedule: this thread's chunks come in increasing order */
+      uint32_t k32 = UINT32_MAX;
+      uint64_t k64 = UINT64_MAX, i1 = GP_ARG_NONE;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (ptrdiff_t ci = 0; ci < nc; ci++) {
-      const size_t lo = (size_t)ci * GP_ARG_CHUNK;
-      const size_t hi = n - lo < GP_ARG_CHUNK ? n : lo + GP_ARG_CHUNK;
-      const char *p = (const char *)in;
-      if (w8) {
-#ifdef GP_CPU_X86
-        if (avx2) arg64_avx2(p, lo, hi, ak.a, ak.b, ak.isf, &k64, &i1);
-        else
-#endif
-          arg64_scalar(p, lo, hi, ak.a, ak.b, ak.isf, &k64, &i1);
-      } else {
-#ifdef GP_CPU_X86
-        if (avx2) arg32_avx2(p, lo, hi, (uint32_t)ak.a, (uint32_t)ak.b, ak.isf, &k32, &i1);
-        else
-#endif
-          arg32_scalar(p, lo, hi, (uint32_t)ak.a, (uint32_t)ak.b, ak.isf, &k32, &i1);
+      for (ptrdiff_t ci = 0; ci < nc; ci++) {
+        const size_t lo = (size_t)ci * GP_ARG_CHUNK;
+        const size_t hi = n - lo < GP_ARG_CHUNK ? n : lo + GP_ARG_CHUNK;
+        arg_range((const char *)in, lo, hi, w8, avx2, &ak, &k32, &k64, &i1);
       }
-    }
-    /* (UINT64_MAX, NONE) loses to every real pair, a 64-bit all-ones key included */
-    const uint64_t k1 = i1 == GP_ARG_NONE ? UINT64_MAX : w8 ? k64 : (uint64_t)k32;
+      /* (UINT64_MAX, NONE) loses to every real pair, a 64-bit all-ones key included */
+      const uint64_t k1 = i1 == GP_ARG_NONE ? UINT64_MAX : w8 ? k64 : (uint64_t)k32;
 #ifdef _OPENMP
 #pragma omp critical(gp_arg_fold)
 #endif
-    if (gp_arg_better(k1, i1, bk, bi)) { bk = k1; bi = i1; }
+      if (gp_arg_better(k1, i1, bk, bi)) { bk = k1; bi = i1; }
+    }
   }
   memcpy(value_out, (const char *)in + bi * es, es);
   if (type == GP_F32) {

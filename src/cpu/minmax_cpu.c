@@ -121,44 +121,49 @@ GP_CPU_AVX2 static uint64_t min64_avx2(const char *p, size_t n, uint64_t a, uint
 }
 #endif
 
+/* the minimum of mine and the keys of cnt elements at p */
+static uint64_t chunk_min(const char *p, size_t cnt, int w8, int avx2, const mm_key *k,
+                          uint64_t mine) {
+  (void)avx2;
+  if (w8) {
+#ifdef GP_CPU_X86
+    if (avx2) return min64_avx2(p, cnt, k->a, k->b, k->c, mine);
+#endif
+    return min64_scalar(p, cnt, k->a, k->b, k->c, mine);
+  }
+#ifdef GP_CPU_X86
+  if (avx2) return min32_avx2(p, cnt, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c, (uint32_t)mine);
+#endif
+  return min32_scalar(p, cnt, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c, (uint32_t)mine);
+}
+
 void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out) {
   const mm_key k = key_of(op, type);
   const int w8 = gp_dtype_size(type) == 8, mx = op == GP_MAX;
   const size_t es = w8 ? 8 : 4, nchunks = (n + GP_MM_CHUNK - 1) / GP_MM_CHUNK;
   const int avx2 = gp_cpu_avx2();
-  (void)avx2;
   uint64_t best = ~0ull; /* the identity of unsigned min, either width */
-  const ptrdiff_t nc = (ptrdiff_t)nchunks;
+  if (nchunks <= 1) { /* no OpenMP region and lock for one chunk (e.g. a row of rows) */
+    best = chunk_min((const char *)in, n, w8, avx2, &k, best);
+  } else {
+    const ptrdiff_t nc = (ptrdiff_t)nchunks;
 #ifdef _OPENMP
-#pragma omp parallel if (nchunks > 1)
+#pragma omp parallel
 #endif
-  {
-    uint64_t mine = ~0ull;
+    {
+      uint64_t mine = ~0ull;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-    for (ptrdiff_t ci = 0; ci < nc; ci++) {
-      const size_t lo = (size_t)ci * GP_MM_CHUNK, cnt = n - lo < GP_MM_CHUNK ? n - lo : GP_MM_CHUNK;
-      const char *p = (const char *)in + lo * es;
-      if (w8) {
-#ifdef GP_CPU_X86
-        if (avx2) mine = min64_avx2(p, cnt, k.a, k.b, k.c, mine);
-        else
-#endif
-          mine = min64_scalar(p, cnt, k.a, k.b, k.c, mine);
-      } else {
-        const uint32_t m32 = (uint32_t)mine;
-#ifdef GP_CPU_X86
-        if (avx2) mine = min32_avx2(p, cnt, (uint32_t)k.a, (uint32_t)k.b, (uint32_t)k.c, m32);
-        else
-#endif
-          mine = min32_scalar(p, cnt, (uint32_t)k.a, (uint32_t)k.b, (uint32_t)k.c, m32);
+      for (ptrdiff_t ci = 0; ci < nc; ci++) {
+        const size_t lo = (size_t)ci * GP_MM_CHUNK, cnt = n - lo < GP_MM_CHUNK ? n - lo : GP_MM_CHUNK;
+        mine = chunk_min((const char *)in + lo * es, cnt, w8, avx2, &k, mine);
       }
-    }
 #ifdef _OPENMP
 #pragma omp critical(gp_mm_fold)
 #endif
-    if (mine < best) best = mine;
+      if (mine < best) best = mine;
+    }
   }
   switch (type) {
   case GP_F32: {

@@ -160,7 +160,7 @@ GP_CPU_AVX2 static inline __m256d xs256_load(const void *x, int f32, size_t i) {
 #include "cpu/reduce_exact_vec.h"
 #endif
 
-/* gp_cpu_sum_exact_serial tries plain expansions below this many inputs: on the 2-core
+/* gp_cpu_sum_exact tries plain expansions below this many inputs: on the 2-core
  * AVX2 box (2026-12-01) they cost ~3.7 ns an input, the vector path ~0.5 ns an input
  * plus ~250 ns a call (its lanes' flush, normalization and rounding) */
 #define GP_XS_TRY_MAX 64
@@ -189,8 +189,13 @@ void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc)
   const size_t nchunks = (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK;
   memset(acc, 0, (size_t)(L + 1) * sizeof *acc);
   const int avx512 = gp_cpu_avx512(), avx2 = gp_cpu_avx2();
+  if (nchunks <= 1) { /* no OpenMP region and lock for one chunk (e.g. a row of rows) */
+    sum_chunks(type, in, n, 0, nchunks, avx512, avx2, acc);
+    gp_xs_normalize(acc, L);
+    return;
+  }
 #ifdef _OPENMP
-#pragma omp parallel if (nchunks > 1)
+#pragma omp parallel
 #endif
   {
     int64_t mine[GP_XS_MAX_LIMBS + 1];
@@ -219,13 +224,6 @@ static void round_out(gp_dtype type, const int64_t *acc, void *out) {
     double r = gp_rt_canon_f64(gp_xs_round(acc, GP_XS_F64_LIMBS, GP_XS_F64_LSB, 53));
     memcpy(out, &r, sizeof r);
   }
-}
-
-gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
-  int64_t acc[GP_XS_MAX_LIMBS + 1];
-  gp_cpu_sum_exact_acc(type, in, n, acc);
-  round_out(type, acc, out);
-  return GP_OK;
 }
 
 /* Short inputs: four interleaved TwoSum expansions (a double each for F32, a head and a
@@ -264,14 +262,10 @@ static int sum_try_expansions(gp_dtype type, const void *in, size_t n, void *out
   return 1;
 }
 
-gp_status gp_cpu_sum_exact_serial(gp_dtype type, const void *in, size_t n, void *out) {
+gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
   if (n < GP_XS_TRY_MAX && sum_try_expansions(type, in, n, out)) return GP_OK;
-  const int L = type == GP_F32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
   int64_t acc[GP_XS_MAX_LIMBS + 1];
-  memset(acc, 0, (size_t)(L + 1) * sizeof *acc);
-  sum_chunks(type, in, n, 0, (n + GP_XS_CPU_CHUNK - 1) / GP_XS_CPU_CHUNK, gp_cpu_avx512(),
-             gp_cpu_avx2(), acc);
-  gp_xs_normalize(acc, L);
+  gp_cpu_sum_exact_acc(type, in, n, acc);
   round_out(type, acc, out);
   return GP_OK;
 }

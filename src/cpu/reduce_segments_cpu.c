@@ -1,8 +1,8 @@
 /* CPU backend of gp_reduce_rows / gp_reduce_segments_offsets: OpenMP threads over the
  * segments, each reduced by gp_cpu_reduce (AUTO) exactly as gp_reduce would reduce it
- * alone, so the bits match it (and the CUDA backend) by construction; float SUM (the
- * correctly rounded sum, the same bits however it is computed) by the one-thread exact
- * sum, without gp_cpu_reduce's OpenMP region and lock per segment. */
+ * alone, so the bits match it (and the CUDA backend) by construction. (The AUTO
+ * reductions open no OpenMP region for inputs of one chunk, so short segments pay no
+ * nested region or lock.) */
 #include "cpu/reduce_cpu.h"
 
 #include <math.h>
@@ -39,8 +39,6 @@ gp_status gp_cpu_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const
     if (b == e) {
       if (op == GP_SUM) memset(o, 0, osize);
       else empty_value(op, type, o);
-    } else if (op == GP_SUM && (type == GP_F32 || type == GP_F64)) {
-      (void)gp_cpu_sum_exact_serial(type, (const char *)in + b * es, e - b, o);
     } else if (gp_cpu_reduce(ctx, op, type, (const char *)in + b * es, e - b, o, GP_REDUCE_AUTO,
                              two_phase_blocks) != GP_OK) {
 #ifdef _OPENMP
