@@ -244,6 +244,20 @@ static void test_npy_headers(gp_context *ctx) {
     EXPECT_LOAD_FAIL(fifo, GP_FILE_NPY, GP_F32, GP_ERR_FORMAT, "extra bytes after the array");
     unlink(fifo);
   }
+  /* a pipe whose header promises 4 TiB over 24 bytes: truncated, without a 4 TiB malloc
+   * (the buffer grows with what arrives) */
+  write_npy(tmp("huge.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }",
+            1, f6, 24);
+  {
+    char cmd[1200], src[512], fifo[512];
+    snprintf(src, sizeof src, "%s", tmp("huge.npy"));
+    snprintf(fifo, sizeof fifo, "%s", tmp("fifo2.npy"));
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s' &", src, fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    CHECK(system(cmd) == 0);
+    EXPECT_LOAD_FAIL(fifo, GP_FILE_NPY, GP_F32, GP_ERR_FORMAT, "truncated");
+    unlink(fifo);
+  }
   write_npy(tmp("long2.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", 1, f6, 24);
   EXPECT_LOAD_FAIL(tmp("long2.npy"), GP_FILE_AUTO, GP_F32, GP_ERR_FORMAT, "extra bytes");
   /* magic, version, truncation inside the preamble and the header */

@@ -16,6 +16,7 @@ static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 /* Header length limits: numpy itself refuses headers over 10000 bytes by default; take
  * up to 1 MiB so odd-but-valid files load, and refuse absurd lengths before allocating. */
 #define NPY_MAX_HEADER ((size_t)1 << 20)
+#define NPY_STREAM_STEP ((size_t)16 << 20) /* a stream's first buffer; it doubles after */
 
 static const char *npy_descr(gp_dtype t) {
   switch (t) {
@@ -267,12 +268,26 @@ gp_status gp_npy_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
   }
   void *data = NULL;
   if (bytes) {
-    data = malloc(bytes);
-    if (!data)
-      return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for %llu "
-                     "elements", path, bytes, (unsigned long long)count);
-    s = gp_io_read_body(ctx, f, path, data, bytes, size != UINT64_MAX, "the array data");
-    if (s) { free(data); return s; }
+    /* a file's size was checked above; a stream's is not known, so its buffer grows with
+     * what arrives (doubling from NPY_STREAM_STEP) and a header that promises more than
+     * the stream holds fails at the end of the data, not in a malloc of its size */
+    size_t cap = size != UINT64_MAX || bytes < NPY_STREAM_STEP ? bytes : NPY_STREAM_STEP;
+    size_t got = 0;
+    for (;;) {
+      void *grown = realloc(data, cap);
+      if (!grown) {
+        free(data);
+        return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes for %llu "
+                       "elements", path, bytes, (unsigned long long)count);
+      }
+      data = grown;
+      s = gp_io_read_body(ctx, f, path, (char *)data + got, cap - got, size != UINT64_MAX,
+                          "the array data");
+      if (s) { free(data); return s; }
+      got = cap;
+      if (got == bytes) break;
+      cap = bytes - cap < cap ? bytes : 2 * cap;
+    }
   }
   if (size == UINT64_MAX) { /* a stream: the same check as a file's size, by reading */
     s = gp_io_expect_eof(ctx, f, path, "extra bytes after the array (the header says "
