@@ -47,3 +47,59 @@ def test_plot_draws_lines_and_bars(tmp_path):
     other = tmp_path / "s.json"  # a second file: its rows join the first's
     other.write_text(json.dumps({"suite": "u", "rows": [dict(rows[0], impl="cub")]}))
     assert plot.main([str(src), str(other), "-o", str(png), "--one-panel"]) == 0
+
+
+def test_plot_numpy_cpu_host_and_sweeps(tmp_path):
+    """bench/numpy_cpu.py's and bench host's JSON as grouped bars (time and the
+    speed-up), a sweep along the case's trailing number, tagged files, peers once."""
+    pytest.importorskip("matplotlib")
+    cpu = {"meta": {"date": "2026-12-01", "cpu": "test", "nproc": 2},
+           "rows": [{"case": "sort u32 n=16", "n": 16, "bytes": 64, "gpuprims_ms": 2.0,
+                     "numpy_ms": 3.0, "numpy_call": "np.sort", "speedup": 1.5},
+                    {"case": "reduce sum f32 n=16", "n": 16, "bytes": 64, "gpuprims_ms": 4.0,
+                     "numpy_ms": 1.0, "numpy_call": "np.sum", "speedup": 0.25}]}
+    src = tmp_path / "cpu.json"
+    src.write_text(json.dumps(cpu))
+    doc, rows = plot.load_rows(str(src), tag="after")
+    assert doc["format"] == "pairs" and doc["device"]["name"] == "test, 2 cores"
+    assert [(r["impl"], r["median_s"], r.get("ratio")) for r in rows[:2]] == [
+        ("gpuprims", 2e-3, 1.5), ("NumPy", 3e-3, None)]
+    g = plot.group(rows, x="case")
+    assert list(g[""]) == ["after gpuprims", "after NumPy"]
+    png = tmp_path / "cpu.png"
+    assert plot.main([str(src), str(src), "-o", str(png), "--y", "time,ratio",
+                      "--tags", "a,b"]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+    host = {"suite": "host", "rows": [
+        {"case": "reduce f32 sum, host result", "wait": "sync", "n": 1024, "median_us": 12.0},
+        {"case": "reduce f32 sum, host result", "wait": "spin", "n": 1024, "median_us": 20.0},
+        {"case": "cudaMemcpy H2D pinned", "wait": "-", "n": 1 << 30, "median_us": 1e4,
+         "gbs": 55.0}]}
+    hsrc = tmp_path / "host.json"
+    hsrc.write_text(json.dumps(host))
+    _, hrows = plot.load_rows(str(hsrc))
+    assert [r["impl"] for r in hrows] == ["wait sync", "wait spin", "runtime"]
+    assert hrows[0]["case"] == "reduce f32 sum, host result, n = 2^10"
+    assert plot.main([str(hsrc), "-o", str(png)]) == 0
+
+    sweep = []
+    for run, scale in (("new", 1.0), ("old", 2.0)):
+        rs = []
+        for length in (1, 32, 1024):
+            rs.append({"impl": "gpuprims", "case": "rows sum len %d" % length, "dtype": "f32",
+                       "n": 1 << 20, "ok": True, "median_s": scale * 1e-4, "ratio": 3.0 / scale,
+                       "ratio_to": "cub"})
+            rs.append({"impl": "cub", "case": "rows sum len %d" % length, "dtype": "f32",
+                       "n": 1 << 20, "ok": True, "median_s": 3e-4})
+        p = tmp_path / ("%s.json" % run)
+        p.write_text(json.dumps({"suite": "reduce", "rows": rs}))
+        sweep.append(str(p))
+    assert plot.xkey(rs[0], "len") == ("rows sum len", 1)
+    rows = plot.load_rows(sweep[0], tag="new")[1] + plot.load_rows(sweep[1], tag="old")[1]
+    once = plot.peers_once(rows)
+    assert [r["impl"] for r in once].count("cub") == 3
+    assert list(plot.group(once, x="len")["rows sum len"]) == ["new gpuprims f32", "cub f32",
+                                                               "old gpuprims f32"]
+    assert plot.main(sweep + ["-o", str(png), "--x", "len", "--y", "time,ratio", "--tags",
+                              "new,old", "--peers-once"]) == 0
