@@ -254,7 +254,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_seg_grou
     const size_t b = live ? map.begin(s) : 0, e = live ? map.end(s) : 0;
     typename P::S st = P::init();
     bool ok = true;
-    if (G == 1) /* segments of a few elements: the vector path's set-up costs more */
+    if (G == 1 && e - b < 2 * (16 / sizeof(T))) /* a few elements: vectors' set-up costs more */
       for (size_t i = b; i < e; i++) ok &= P::step_try(st, __ldg(in + i));
     else
       gp_seg_range(in, b, e, sub, G, [&](T x) { ok &= P::step_try(st, x); });
