@@ -70,6 +70,10 @@ int cli_parse_double(const char *s, double *v) {
   return 1;
 }
 
+gp_backend cli_file_job_backend(gp_backend requested) {
+  return requested == GP_BACKEND_AUTO ? GP_BACKEND_CPU : requested;
+}
+
 int cli_create(const char *cmd, gp_backend b, gp_context **ctx) {
   gp_status s = gp_create(ctx, b);
   if (s == GP_OK) return 1;

@@ -124,6 +124,28 @@ expect_out "$(printf '1 9\n3 9\n0 3')" topk "$T/ties.txt" -k 3 --backend cpu
 expect_out "$(printf '4 -1\n5 -1')" topk "$T/ties.txt" -k 2 --smallest --backend cpu
 expect_rc 1 "1 <= k <= n" topk "$T/ties.txt" -k 7 --backend cpu
 expect_rc 2 "no -k K" topk "$T/ties.txt"
+# --backend auto reduces a file on the CPU (mapped, not read); the GPU, where there is
+# one, prints the same bits
+gpu=0
+"$G" info --no-measure 2>/dev/null | grep -q "backend:        cuda" && gpu=1
+for f in i32.npy u64.npy f64.npy f32.npy raw.bin; do
+  dt=""; [ "$f" = raw.bin ] && dt="--dtype u32"
+  for op in sum min max argmin argmax; do
+    # shellcheck disable=SC2086
+    want=$("$G" reduce "$T/$f" --backend cpu --op $op $dt 2>"$T/err") || bad "reduce $f --op $op: $(cat "$T/err")"
+    # shellcheck disable=SC2086
+    expect_out "$want" reduce "$T/$f" --op $op $dt
+    # shellcheck disable=SC2086
+    [ $gpu = 1 ] && expect_out "$want" reduce "$T/$f" --op $op --backend cuda $dt
+  done
+  # shellcheck disable=SC2086
+  want=$("$G" topk "$T/$f" -k 3 --backend cpu $dt 2>"$T/err") || bad "topk $f: $(cat "$T/err")"
+  # shellcheck disable=SC2086
+  expect_out "$want" topk "$T/$f" -k 3 $dt
+  # shellcheck disable=SC2086
+  [ $gpu = 1 ] && expect_out "$want" topk "$T/$f" -k 3 --backend cuda $dt
+done
+expect_out "$(printf '3\n-1')" reduce "$T/small.txt" --rows 2
 # correctly rounded sums: the exact sum rounded once
 printf '1e308\n1\n-1e308\n' > "$T/cancel.txt"
 expect_out "1" reduce "$T/cancel.txt" --backend cpu

@@ -41,42 +41,48 @@ static gp_file_format by_extension(const char *path) {
   return GP_FILE_RAW;
 }
 
-gp_status gp_array_load(gp_context *ctx, const char *path, gp_file_format fmt,
-                        gp_dtype raw_dtype, gp_array *out) {
+gp_status gp_io_load_args(gp_context *ctx, const char *fn, const char *path,
+                          gp_file_format *fmt, gp_dtype *raw_dtype, const void *out) {
   gp_status s = gp_check_ctx(ctx);
   if (s) return s;
   if (!path || !out)
-    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "gp_array_load: %s is NULL",
-                   !path ? "path" : "out");
-  if ((unsigned)fmt > GP_FILE_TEXT)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !path ? "path" : "out");
+  if ((unsigned)*fmt > GP_FILE_TEXT)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                   "unknown file format %d: use GP_FILE_AUTO, _NPY, _RAW or _TEXT", (int)fmt);
-  if (fmt == GP_FILE_AUTO) fmt = by_extension(path);
-  int have_dtype = (unsigned)raw_dtype < GP_DTYPE_COUNT;
-  if (fmt == GP_FILE_RAW && !have_dtype)
+                   "unknown file format %d: use GP_FILE_AUTO, _NPY, _RAW or _TEXT", (int)*fmt);
+  if (*fmt == GP_FILE_AUTO) *fmt = by_extension(path);
+  int have_dtype = (unsigned)*raw_dtype < GP_DTYPE_COUNT;
+  if (*fmt == GP_FILE_RAW && !have_dtype)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "%s: a raw file has no header, so its element type must be given "
                    "(--dtype f32|f64|i32|i64|u32|u64), or save it as .npy", path);
-  if (fmt == GP_FILE_TEXT && !have_dtype) raw_dtype = GP_F64;
+  if (*fmt == GP_FILE_TEXT && !have_dtype) *raw_dtype = GP_F64;
+  return GP_OK;
+}
 
+gp_status gp_io_load_open(gp_context *ctx, const char *path, FILE *f, uint64_t size,
+                          gp_file_format fmt, gp_dtype raw_dtype, gp_array *out) {
+  gp_array a = {raw_dtype, 0, NULL};
+  gp_status s;
+  switch (fmt) {
+  case GP_FILE_NPY: s = gp_npy_load(ctx, path, f, size, &a); break;
+  case GP_FILE_RAW: s = gp_raw_load(ctx, path, f, size, raw_dtype, &a); break;
+  default: s = gp_text_load(ctx, path, f, raw_dtype, &a); break;
+  }
+  if (s == GP_OK) *out = a;
+  return s;
+}
+
+gp_status gp_array_load(gp_context *ctx, const char *path, gp_file_format fmt,
+                        gp_dtype raw_dtype, gp_array *out) {
+  gp_status s = gp_io_load_args(ctx, "gp_array_load", path, &fmt, &raw_dtype, out);
+  if (s) return s;
   FILE *f;
   uint64_t size;
   s = gp_io_open_read(ctx, path, &f, &size);
   if (s) return s;
-  gp_array a = {raw_dtype, 0, NULL};
-  switch (fmt) {
-  case GP_FILE_NPY:
-    s = gp_npy_load(ctx, path, f, size, &a);
-    break;
-  case GP_FILE_RAW:
-    s = gp_raw_load(ctx, path, f, size, raw_dtype, &a);
-    break;
-  default:
-    s = gp_text_load(ctx, path, f, raw_dtype, &a);
-    break;
-  }
+  s = gp_io_load_open(ctx, path, f, size, fmt, raw_dtype, out);
   fclose(f);
-  if (s == GP_OK) *out = a;
   return s;
 }
 

@@ -209,8 +209,9 @@ static gp_status parse_header(npy_parser *p, gp_dtype *t, uint64_t *count) {
   return GP_OK;
 }
 
-gp_status gp_npy_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
-                      gp_array *out) {
+gp_status gp_npy_read_header(gp_context *ctx, const char *path, FILE *f, uint64_t size,
+                             gp_dtype *t_out, uint64_t *count_out, size_t *off_out,
+                             size_t *bytes_out) {
   unsigned char pre[12];
   size_t got = fread(pre, 1, 8, f);
   if (got < 8 || memcmp(pre, npy_magic, 6) != 0) {
@@ -266,6 +267,20 @@ gp_status gp_npy_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
                      gp_dtype_name(t), bytes, (unsigned long long)have,
                      have < bytes ? " (truncated?)" : " (extra bytes after the array)");
   }
+  *t_out = t;
+  *count_out = count;
+  *off_out = data_off;
+  *bytes_out = bytes;
+  return GP_OK;
+}
+
+gp_status gp_npy_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
+                      gp_array *out) {
+  gp_dtype t;
+  uint64_t count;
+  size_t data_off, bytes;
+  gp_status s = gp_npy_read_header(ctx, path, f, size, &t, &count, &data_off, &bytes);
+  if (s) return s;
   void *data = NULL;
   if (bytes) {
     /* a file's size was checked above; a stream's is not known, so its buffer grows with
