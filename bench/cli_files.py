@@ -3,7 +3,8 @@
 
 Times, wall clock, medians of --reps runs alternated so both sides see the same page
 cache and clocks:
-  * `gpuprims reduce F` of a 1 GiB f32 .npy against `np.load(F).sum()`;
+  * `gpuprims reduce F` of a 1 GiB f32 .npy against `np.load(F).sum()`, with
+    --backend auto (the CPU for a file, the file mapped: cli/cli_util.h) and cuda;
   * `gpuprims sort IN OUT` of a 2^27 u32 .npy against np.load + np.sort + np.save;
   * `gpuprims integrate EXPR 0 pi -v` in f32 and f64: the compile_ms the CLI prints on
     the first run in an empty GPUPRIMS_CACHE_DIR (a fresh NVRTC compile), then on the
@@ -68,16 +69,19 @@ def main():
     np.save(f, x)
     ref = float(x.astype(np.float64).sum())
     del x
-    ours, peer = [], []
-    for _ in range(a.reps):
-        t, out = wall(lambda: run_cli([g, "reduce", f]))
-        ours.append(t)
-        got = float(out.split()[0])
-        if abs(got - ref) > 1e-6 * abs(ref):
-            sys.exit("gpuprims reduce gave %r, the float64 sum is %r" % (got, ref))
-        t, _ = wall(lambda: np.load(f).sum())
-        peer.append(t)
-    row("reduce 1 GiB f32 .npy (load + sum)", statistics.median(ours), statistics.median(peer))
+    # --backend auto (the CPU for a file: cli_file_job_backend), then the GPU
+    for backend, label in (("auto", ""), ("cuda", ", --backend cuda")):
+        ours, peer = [], []
+        for _ in range(a.reps):
+            t, out = wall(lambda: run_cli([g, "reduce", f, "--backend", backend]))
+            ours.append(t)
+            got = float(out.split()[0])
+            if abs(got - ref) > 1e-6 * abs(ref):
+                sys.exit("gpuprims reduce gave %r, the float64 sum is %r" % (got, ref))
+            t, _ = wall(lambda: np.load(f).sum())
+            peer.append(t)
+        row("reduce 1 GiB f32 .npy (load + sum)" + label, statistics.median(ours),
+            statistics.median(peer))
     os.remove(f)
 
     # sort: 2^27 u32
