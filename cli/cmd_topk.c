@@ -10,12 +10,14 @@
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: gpuprims topk FILE -k K [--smallest] [--backend auto|cuda|cpu] [--dtype T]\n"
-          "                               [--format npy|raw|text]\n\n"
+          "usage: gpuprims topk FILE -k K [--smallest] [--rows N] [--backend auto|cuda|cpu]\n"
+          "                               [--dtype T] [--format npy|raw|text]\n\n"
           "Prints the K largest numbers of FILE (or the K smallest with --smallest), sorted,\n"
           "one \"INDEX VALUE\" line each; equal values keep their file order. Floats order\n"
           "as gpuprims sort does (-nan < -inf < ... < -0 < +0 < ... < +inf < +nan).\n"
-          "  -k         how many (1 .. the number of elements)\n"
+          "  -k         how many (1 .. the number of elements, or of a row's)\n"
+          "  --rows     N: the elements are N rows of equal length (row-major); prints the\n"
+          "             top K of each row as \"ROW INDEX VALUE\" lines (INDEX within the row)\n"
           "  --backend  auto (default), cuda or cpu. auto is the CPU: FILE is read into host\n"
           "             memory, and one pass over host memory is bound by the host's memory\n"
           "             on either backend (the GPU must first be sent every byte, which the\n"
@@ -41,6 +43,7 @@ int cmd_topk(int argc, char **argv) {
   const char *path = NULL;
   uint64_t k = 0;
   int have_k = 0;
+  uint64_t rows = 0;
   gp_order order = GP_DESCENDING;
   gp_backend backend = GP_BACKEND_AUTO;
   gp_dtype dtype = (gp_dtype)-1;
@@ -50,7 +53,7 @@ int cmd_topk(int argc, char **argv) {
     if (cli_is_help(a)) { usage(stdout); return 0; }
     if (strcmp(a, "--smallest") == 0) { order = GP_ASCENDING; continue; }
     if (a[0] == '-' && a[1] != '\0') {
-      int valued = strcmp(a, "-k") == 0 || strcmp(a, "--backend") == 0 ||
+      int valued = strcmp(a, "-k") == 0 || strcmp(a, "--backend") == 0 || strcmp(a, "--rows") == 0 ||
                    strcmp(a, "--dtype") == 0 || strcmp(a, "--format") == 0;
       if (!valued) { cli_error("topk", "unknown option '%s' (see gpuprims topk --help)", a); return EXIT_USAGE; }
       if (i + 1 >= argc) { cli_error("topk", "%s needs a value", a); return EXIT_USAGE; }
@@ -60,6 +63,10 @@ int cmd_topk(int argc, char **argv) {
         return EXIT_USAGE;
       }
       if (strcmp(a, "-k") == 0) have_k = 1;
+      if (strcmp(a, "--rows") == 0 && (!cli_parse_u64(v, &rows) || rows == 0)) {
+        cli_error("topk", "--rows needs a positive number of rows, not '%s'", v);
+        return EXIT_USAGE;
+      }
       if (strcmp(a, "--backend") == 0 && !cli_parse_backend("topk", v, &backend)) return EXIT_USAGE;
       if (strcmp(a, "--dtype") == 0 && gp_dtype_from_name(v, &dtype) != GP_OK) {
         cli_error("topk", "unknown dtype '%s': use f32, f64, i32, i64, u32 or u64", v);
@@ -89,18 +96,31 @@ int cmd_topk(int argc, char **argv) {
     return 1;
   }
   const size_t es = gp_dtype_size(arr.dtype);
-  unsigned char *v = k <= arr.n ? (unsigned char *)malloc((size_t)k * es) : NULL;
-  uint64_t *idx = k <= arr.n ? (uint64_t *)malloc((size_t)k * 8) : NULL;
-  s = (v && idx) || k > arr.n ? gp_topk(ctx, arr.dtype, arr.data, arr.n, (size_t)k, order, v, idx)
-                              : GP_ERR_OUT_OF_MEMORY;
+  const uint64_t nr = rows ? rows : 1;
+  if (rows && arr.n % rows != 0) {
+    cli_error("topk", "%s holds %zu elements, not a multiple of --rows %" PRIu64, path, arr.n, rows);
+    gp_array_unmap(map);
+    gp_destroy(ctx);
+    return 1;
+  }
+  const size_t cols = (size_t)(arr.n / nr);
+  const int fits = k <= cols;
+  unsigned char *v = fits ? (unsigned char *)malloc((size_t)(nr * k) * es) : NULL;
+  uint64_t *idx = fits ? (uint64_t *)malloc((size_t)(nr * k) * 8) : NULL;
+  if (fits && (!v || !idx)) s = GP_ERR_OUT_OF_MEMORY;
+  else if (rows) s = gp_topk_rows(ctx, arr.dtype, arr.data, (size_t)rows, cols, (size_t)k, order, v, idx);
+  else s = gp_topk(ctx, arr.dtype, arr.data, arr.n, (size_t)k, order, v, idx);
   if (s != GP_OK) {
     cli_error("topk", "top %" PRIu64 " of %s failed: %s", k, path,
-              s == GP_ERR_OUT_OF_MEMORY && !v ? "out of host memory" : gp_last_error(ctx));
+              s == GP_ERR_OUT_OF_MEMORY && fits && (!v || !idx) ? "out of host memory"
+                                                                  : gp_last_error(ctx));
   } else {
-    for (uint64_t j = 0; j < k; j++) {
-      printf("%" PRIu64 " ", idx[j]);
-      print_value(arr.dtype, v + j * es);
-    }
+    for (uint64_t r = 0; r < nr; r++)
+      for (uint64_t j = 0; j < k; j++) {
+        if (rows) printf("%" PRIu64 " ", r);
+        printf("%" PRIu64 " ", idx[r * k + j]);
+        print_value(arr.dtype, v + (r * k + j) * es);
+      }
   }
   free(v);
   free(idx);

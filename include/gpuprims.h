@@ -395,6 +395,16 @@ gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
  * (key, index) pairs, about n * (element size + 16) bytes of device memory. */
 gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
                   gp_order order, void *values, uint64_t *indices);
+/* gp_topk along rows: in holds rows x cols elements (row-major); for each row, its k
+ * (1 <= k <= cols) largest or smallest exactly as gp_topk of that row alone gives them
+ * (sorted, ties to the lower index). values gets rows x k elements, indices rows x k
+ * positions within the row (0 .. cols - 1); either may be NULL. rows = 0 does nothing.
+ * Synchronizes. CUDA: every row's (key, index) pairs sorted as segments
+ * (gp_sort_pairs_segments_offsets), about rows * cols * (element size + 16) bytes of
+ * device memory; CPU: each row scanned once by one thread, keeping its k best. Both
+ * backends give the same bits. */
+gp_status gp_topk_rows(gp_context *ctx, gp_dtype type, const void *in, size_t rows, size_t cols,
+                       size_t k, gp_order order, void *values, uint64_t *indices);
 
 /* ---- integration ---------------------------------------------------------------- */
 /* Integral of expr(x) over [a, b] by the trapezoidal rule with n trapezoids, evaluated

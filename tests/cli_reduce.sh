@@ -124,6 +124,12 @@ expect_out "$(printf '1 9\n3 9\n0 3')" topk "$T/ties.txt" -k 3 --backend cpu
 expect_out "$(printf '4 -1\n5 -1')" topk "$T/ties.txt" -k 2 --smallest --backend cpu
 expect_rc 1 "1 <= k <= n" topk "$T/ties.txt" -k 7 --backend cpu
 expect_rc 2 "no -k K" topk "$T/ties.txt"
+# topk --rows N: "ROW INDEX VALUE" lines, the index within the row
+expect_out "$(printf '0 1 9\n0 0 3\n1 0 9\n1 1 -1')" topk "$T/ties.txt" -k 2 --rows 2 --backend cpu
+expect_out "$(printf '0 2 1\n1 1 -1')" topk "$T/ties.txt" -k 1 --rows 2 --smallest
+expect_rc 1 "not a multiple of --rows 4" topk "$T/ties.txt" -k 1 --rows 4
+expect_rc 1 "1 <= k <= cols" topk "$T/ties.txt" -k 4 --rows 2
+expect_rc 2 "--rows needs" topk "$T/ties.txt" -k 1 --rows 0
 # --backend auto reduces a file on the CPU (mapped, not read); the GPU, where there is
 # one, prints the same bits
 gpu=0

@@ -7,6 +7,7 @@
 #include "cpu/topk_cpu.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #if GP_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -138,6 +139,55 @@ static gp_status topk_cuda_sort(gp_context *ctx, gp_dtype type, const void *in, 
   return s != GP_OK ? s : s2;
 }
 
+/* Rows: every (key, index) pair, each row's sorted on its own (gp_sort_pairs_segments_offsets:
+ * stable, so equal keys keep the lower index first), the first k of each row gathered.
+ * Memory: about rows * cols * (size + 16) bytes, plus the sort's workspace. */
+static gp_status topk_rows_cuda(gp_context *ctx, gp_dtype type, const void *in, size_t rows,
+                                size_t cols, size_t k, gp_order order, void *values,
+                                uint64_t *indices) {
+  const size_t es = gp_dtype_size(type), n = rows * cols;
+  const int stage = gp_mem_kind_of(ctx, in) == GP_MEM_HOST;
+  const size_t off_idx = (n * es + 255) & ~(size_t)255;
+  const size_t off_in = off_idx + ((n * 8 + 255) & ~(size_t)255);
+  const size_t off_val = off_in + (stage ? ((n * es + 255) & ~(size_t)255) : 0);
+  const size_t off_kidx = off_val + ((rows * k * es + 255) & ~(size_t)255);
+  const size_t bytes = off_kidx + rows * k * 8;
+  uint64_t *offs = (uint64_t *)malloc((rows + 1) * sizeof *offs);
+  if (!offs)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "gp_topk_rows: no host memory for %zu row "
+                   "offsets", rows + 1);
+  for (size_t r = 0; r <= rows; r++) offs[r] = (uint64_t)(r * cols);
+  cudaStream_t st = (cudaStream_t)ctx->stream;
+  char *blk = NULL;
+  cudaError_t me = cudaMallocAsync((void **)&blk, bytes, st);
+  if (me != cudaSuccess) {
+    free(offs);
+    return gp_cuda_status(ctx, (int)me, "allocating gp_topk_rows' device memory", __FILE__, __LINE__);
+  }
+  gp_status s = GP_OK;
+  const void *d_in = in;
+  if (stage) {
+    cudaError_t e = cudaMemcpyAsync(blk + off_in, in, n * es, cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess) s = gp_cuda_status(ctx, (int)e, "staging gp_topk_rows' input", __FILE__, __LINE__);
+    d_in = blk + off_in;
+  }
+  if (s == GP_OK)
+    s = gp_cuda_topk_encode(ctx, type, d_in, n, order == GP_DESCENDING, blk, (uint64_t *)(blk + off_idx));
+  if (s == GP_OK)
+    s = gp_sort_pairs_segments_offsets(ctx, es == 4 ? GP_U32 : GP_U64, blk, GP_U64, blk + off_idx,
+                                       offs, rows, GP_ASCENDING);
+  if (s == GP_OK)
+    s = gp_cuda_topk_rows_gather(ctx, type, d_in, (const uint64_t *)(blk + off_idx), rows, cols, k,
+                                 blk + off_val, (uint64_t *)(blk + off_kidx));
+  if (s == GP_OK)
+    s = topk_copy_out(ctx, es, rows * k, blk + off_val, (const uint64_t *)(blk + off_kidx), values,
+                      indices);
+  (void)cudaFreeAsync(blk, st);
+  gp_status s2 = gp_sync_stream(ctx);
+  free(offs);
+  return s != GP_OK ? s : s2;
+}
+
 static gp_status topk_cuda(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
                            gp_order order, void *values, uint64_t *indices) {
   if (k <= n / GP_CUDA_TOPK_SELECT_DIV)
@@ -175,5 +225,39 @@ gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size
                    "out of host memory for gp_topk of %zu elements (k = %zu) on the CPU "
                    "backend (k <= n / 16 needs 32 bytes per thread per k, larger k a "
                    "stable argsort of all n): free memory or pass a smaller k", n, k);
+  return GP_OK;
+}
+
+gp_status gp_topk_rows(gp_context *ctx, gp_dtype type, const void *in, size_t rows, size_t cols,
+                       size_t k, gp_order order, void *values, uint64_t *indices) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if ((s = gp_check_dtype(ctx, type, "dtype"))) return s;
+  if (order != GP_ASCENDING && order != GP_DESCENDING)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "unknown order %d: use GP_DESCENDING (the k largest) or GP_ASCENDING (the k "
+                   "smallest)", (int)order);
+  if (k == 0 || k > cols)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "k = %zu with rows of %zu: pass 1 <= k <= cols", k, cols);
+  if (rows != 0 && cols > SIZE_MAX / 32 / rows)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "%zu rows of %zu elements do not fit in memory", rows, cols);
+  if (rows == 0) return GP_OK;
+  if ((s = gp_check_ptr(ctx, in, rows * cols, "in"))) return s;
+  if (!values && !indices)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "values and indices are both NULL: pass at least one");
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA)
+    return topk_rows_cuda(ctx, type, in, rows, cols, k, order, values, indices);
+#endif
+  if ((s = gp_require_host(ctx, in, "in"))) return s;
+  if (values && (s = gp_require_host(ctx, values, "values"))) return s;
+  if (indices && (s = gp_require_host(ctx, indices, "indices"))) return s;
+  if (gp_cpu_topk_rows(type, in, rows, cols, k, order, values, indices) != GP_OK)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                   "out of host memory for gp_topk_rows (k = %zu: 32 bytes per thread per "
+                   "k): free memory or pass a smaller k", k);
   return GP_OK;
 }

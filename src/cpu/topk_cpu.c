@@ -171,3 +171,44 @@ gp_status gp_cpu_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, 
   free(ix);
   return s;
 }
+
+gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t cols, size_t k,
+                           gp_order order, void *values, uint64_t *indices) {
+  const size_t es = gp_dtype_size(type);
+  const gp_key_class c = gp_key_class_of(type);
+  const int largest = order == GP_DESCENDING;
+  int nt = 1;
+#ifdef _OPENMP
+  nt = omp_get_max_threads();
+#endif
+  if ((size_t)nt > rows) nt = (int)rows;
+  topk_pair *buf = (topk_pair *)malloc((size_t)nt * 2 * k * sizeof *buf);
+  uint64_t *ix = (uint64_t *)malloc((size_t)nt * k * sizeof *ix);
+  if (!buf || !ix) {
+    free(buf);
+    free(ix);
+    return GP_ERR_OUT_OF_MEMORY;
+  }
+  const long long nr = (long long)rows;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+  for (long long r = 0; r < nr; r++) {
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    topk_pair *b = buf + (size_t)t * 2 * k;
+    uint64_t *x = ix + (size_t)t * k;
+    const char *row = (const char *)in + (size_t)r * cols * es;
+    const size_t m = es == 4 ? best_of4(row, 0, cols, k, c, largest, b)
+                             : best_of8(row, 0, cols, k, c, largest, b);
+    qsort(b, m, sizeof *b, cmp_pair);
+    for (size_t j = 0; j < m; j++) x[j] = b[j].idx;
+    gather(row, es, x, m, values ? (char *)values + (size_t)r * k * es : NULL,
+           indices ? indices + (size_t)r * k : NULL);
+  }
+  free(buf);
+  free(ix);
+  return GP_OK;
+}

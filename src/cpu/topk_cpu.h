@@ -15,6 +15,10 @@ extern "C" {
 gp_status gp_cpu_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
                       gp_order order, void *values, uint64_t *indices);
 
+/* The same for each of `rows` rows of `cols` (k <= cols), side by side on the OpenMP
+ * threads: values rows x k, indices rows x k positions within the row. */
+gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t cols, size_t k,
+                           gp_order order, void *values, uint64_t *indices);
 #ifdef __cplusplus
 }
 #endif

@@ -71,6 +71,11 @@ gp_status gp_cuda_topk_encode(gp_context *ctx, gp_dtype type, const void *d_in, 
 gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const void *d_in,
                               const uint64_t *d_sorted_idx, size_t k, void *d_values,
                               uint64_t *d_indices);
+/* Rows: d_sorted_idx holds rows x cols global positions, each row's sorted; the first k of
+ * each row are gathered to rows x k values and positions within the row. Async. */
+gp_status gp_cuda_topk_rows_gather(gp_context *ctx, gp_dtype type, const void *d_in,
+                                   const uint64_t *d_sorted_idx, size_t rows, size_t cols,
+                                   size_t k, void *d_values, uint64_t *d_indices);
 
 /* The context's next ticket counter and exact-sum accumulator (acc may be NULL), both
  * zero; the kernel that takes them leaves them zero again (reduce_auto.cu). */

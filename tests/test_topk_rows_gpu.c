@@ -1,0 +1,56 @@
+/* gp_topk_rows on the CUDA backend: tests/topk_rows_cases.h against the CPU backend's
+ * gp_topk per row, bit for bit; host and device memory give the same; the argument
+ * errors. Exits 77 where no GPU is usable. */
+#if GP_HAVE_CUDA
+#include "topk_rows_cases.h"
+#include <cuda_runtime_api.h>
+
+#include "cuda_check.h"
+
+/* 4096 rows of 1000 f32 in device memory, outputs in device memory: as from host memory */
+static void tr_device(gp_context *gpu) {
+  const size_t rows = 4096, cols = 1000, k = 37, n = rows * cols;
+  float *x = (float *)malloc(n * 4), *v1 = (float *)malloc(rows * k * 4),
+        *v2 = (float *)malloc(rows * k * 4);
+  uint64_t *i1 = (uint64_t *)malloc(rows * k * 8), *i2 = (uint64_t *)malloc(rows * k * 8);
+  check_seed(5);
+  tr_fill(GP_F32, x, n, 5000);
+  CHECK_OK(gpu, gp_topk_rows(gpu, GP_F32, x, rows, cols, k, GP_DESCENDING, v1, i1));
+  void *dx, *dv, *di;
+  CUDA_OK(cudaMalloc(&dx, n * 4));
+  CUDA_OK(cudaMalloc(&dv, rows * k * 4));
+  CUDA_OK(cudaMalloc(&di, rows * k * 8));
+  CUDA_OK(cudaMemcpy(dx, x, n * 4, cudaMemcpyHostToDevice));
+  CHECK_OK(gpu, gp_topk_rows(gpu, GP_F32, dx, rows, cols, k, GP_DESCENDING, dv, (uint64_t *)di));
+  CUDA_OK(cudaMemcpy(v2, dv, rows * k * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(i2, di, rows * k * 8, cudaMemcpyDeviceToHost));
+  CHECK(memcmp(v1, v2, rows * k * 4) == 0 && memcmp(i1, i2, rows * k * 8) == 0);
+  cudaFree(dx);
+  cudaFree(dv);
+  cudaFree(di);
+  free(x);
+  free(v1);
+  free(v2);
+  free(i1);
+  free(i2);
+}
+
+int main(void) {
+  gp_context *gpu = check_gpu_context_or_skip("test_topk_rows_gpu");
+  gp_context *cpu = check_cpu_context();
+  const size_t rows = tr_matrix(gpu, cpu);
+  tr_device(gpu);
+  tr_errors(gpu);
+  printf("test_topk_rows_gpu: %zu rows checked\n", rows);
+  gp_destroy(cpu);
+  gp_destroy(gpu);
+  return check_summary("test_topk_rows_gpu");
+}
+#else
+#include "check.h"
+int main(void) {
+  gp_context *ctx = check_gpu_context_or_skip("test_topk_rows_gpu");
+  gp_destroy(ctx);
+  return 0;
+}
+#endif
