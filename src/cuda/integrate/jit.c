@@ -15,6 +15,16 @@ static const char *const OPTIONS[] = {"--std=c++17", "--fmad=false", "--prec-div
                                       "--prec-sqrt=true", "--ftz=false"};
 #define NOPTIONS ((int)(sizeof OPTIONS / sizeof OPTIONS[0]))
 
+/* NVRTC 12.4+: -minimal leaves out the runtime API declarations, textures and other
+ * built-in header parts that the generated source (no #include; math functions and
+ * intrinsics only) never uses. The CUBIN comes out byte for byte the same; the empty
+ * kernel's compile drops from 53 to 37 ms of CPU (dev box, 2026-12-01). */
+static int use_minimal(void) {
+  int major = 0, minor = 0;
+  return nvrtcVersion(&major, &minor) == NVRTC_SUCCESS &&
+         (major > 12 || (major == 12 && minor >= 4));
+}
+
 int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
                      char *log, size_t log_len) {
   *image = NULL;
@@ -28,9 +38,11 @@ int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *si
   }
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[1 + NOPTIONS] = {archopt};
-  for (int i = 0; i < NOPTIONS; i++) opts[1 + i] = OPTIONS[i];
-  r = nvrtcCompileProgram(prog, 1 + NOPTIONS, opts);
+  const char *opts[2 + NOPTIONS] = {archopt};
+  int nopts = 1;
+  for (int i = 0; i < NOPTIONS; i++) opts[nopts++] = OPTIONS[i];
+  if (use_minimal()) opts[nopts++] = "-minimal";
+  r = nvrtcCompileProgram(prog, nopts, opts);
   if (r != NVRTC_SUCCESS) {
     size_t n = 0;
     int w = snprintf(log, log_len, "NVRTC (%s) failed: %s: ", arch, nvrtcGetErrorString(r));
@@ -68,6 +80,8 @@ void gp_nvrtc_identity(char *buf, size_t len) {
   int n = snprintf(buf, len, "nvrtc %d.%d", major, minor);
   for (int i = 0; i < NOPTIONS && n > 0 && (size_t)n < len; i++)
     n += snprintf(buf + n, len - (size_t)n, " %s", OPTIONS[i]);
+  if (use_minimal() && n > 0 && (size_t)n < len)
+    (void)snprintf(buf + n, len - (size_t)n, " -minimal");
 }
 
 void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len) {
