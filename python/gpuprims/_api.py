@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import ctypes
 import operator
+from ctypes import c_size_t, c_void_p
 from typing import Optional, Tuple, Union
 
 from . import _lib as L
-from ._arrays import adapter_of
+from ._arrays import _bad_dtype, _by_type, _void_at, adapter_of
 from .context import Context, context_for, default_context
 from .errors import InvalidArgumentError
 
 # gp_reduce_out_type: integer SUM widens (I32 -> I64, U32 -> U64)
 _SUM_OUT = (L.F32, L.F64, L.I64, L.I64, L.U64, L.U64)
+_REDUCE_ALGOS, _SORT_ALGOS = L.REDUCE_ALGOS, L.SORT_ALGOS
+_SUM, _MIN, _MAX = L.SUM, L.MIN, L.MAX
+# argument makers for the L.*_bare calls: from_param gives the object ctypes passes
+# as is, 0.1 us less per call than c_void_p(p) and c_size_t(n), which it would convert
+_ptr, _size = c_void_p.from_param, c_size_t.from_param
 _PRECISIONS = {"f64": L.F64, "float64": L.F64, "f32": L.F32, "float32": L.F32}
 
 
@@ -25,24 +31,39 @@ def _algo(table, algo):
 
 
 def _reduce(op, a, algo, keep_on_device, ctx):
-    ad = adapter_of(a)
-    ptr, n, code, dev, stream = ad.describe(a, False)
-    c = context_for(ctx, dev)
-    c._prepare(dev, stream)
-    alg = L.REDUCE_ALGOS.get(algo)
+    # the per-call path of sum/min/max, kept flat: every call and lookup here costs
+    # 30-100 ns against a C call of about 1 us (docs/perf/python.md)
+    ad = _by_type.get(type(a)) or adapter_of(a)
+    off = ad.data_offset
+    if off is not None and a.flags.carray:
+        # a NumPy array, C-contiguous, aligned and writeable: _Numpy.describe's checks
+        # inline, and the pointer argument a c_void_p over the array's data pointer
+        code = ad.codes.get(a.dtype)
+        if code is None:
+            raise _bad_dtype(a.dtype)
+        p, n, dev, stream = _void_at(id(a) + off), a.size, None, None
+    else:
+        ptr, n, code, dev, stream = ad.describe(a, False)
+        p = _ptr(ptr)
+    c = ctx if ctx is not None else context_for(None, dev)
+    # host data on an open context already on its host stream: nothing to prepare
+    if dev is not None or c._stream != c._host_stream or c._h is None:
+        c._prepare(dev, stream)
+    alg = _REDUCE_ALGOS.get(algo)
     if alg is None:
-        alg = _algo(L.REDUCE_ALGOS, algo)
-    out_code = _SUM_OUT[code] if op == L.SUM else code
+        alg = _algo(_REDUCE_ALGOS, algo)
+    out_code = _SUM_OUT[code] if op == _SUM else code
     if keep_on_device:
         out = ad.empty(a, (), out_code)
-        c._call(L.reduce, op, code, ptr, n, ad.describe(out, False)[0], alg)
+        c._call(L.reduce_bare, op, code, p, _size(n), _ptr(ad.describe(out, False)[0]),
+                alg)
         if ad.sync_after:
             c.synchronize()
         return out
     if c._cu:
-        c._call(L.reduce, op, code, ptr, n, c._addr, alg)
+        c._call(L.reduce_bare, op, code, p, _size(n), c._out, alg)
     else:
-        st = L.reduce(c._h, op, code, ptr, n, c._addr, alg)
+        st = L.reduce_bare(c._hp, op, code, p, _size(n), c._out, alg)
         if st:
             raise c._error(st)
     return c._views[out_code].value
@@ -63,7 +84,7 @@ def sum(a, algo: str = "auto", keep_on_device: bool = False,
     >>> gpuprims.sum(np.arange(1, 101, dtype=np.int32))
     5050
     """
-    return _reduce(L.SUM, a, algo, keep_on_device, ctx)
+    return _reduce(_SUM, a, algo, keep_on_device, ctx)
 
 
 def min(a, algo: str = "auto", keep_on_device: bool = False,
@@ -75,7 +96,7 @@ def min(a, algo: str = "auto", keep_on_device: bool = False,
     >>> gpuprims.min(np.array([3.0, -1.5, 2.0]))
     -1.5
     """
-    return _reduce(L.MIN, a, algo, keep_on_device, ctx)
+    return _reduce(_MIN, a, algo, keep_on_device, ctx)
 
 
 def max(a, algo: str = "auto", keep_on_device: bool = False,
@@ -86,7 +107,7 @@ def max(a, algo: str = "auto", keep_on_device: bool = False,
     >>> gpuprims.max(np.array([3, 9, 2], dtype=np.uint64))
     9
     """
-    return _reduce(L.MAX, a, algo, keep_on_device, ctx)
+    return _reduce(_MAX, a, algo, keep_on_device, ctx)
 
 
 def _same_kind(ad, ref, x, what, ad_x=None):
@@ -153,7 +174,7 @@ def _sort_in_place(ad, x, descending, algo, offsets, ctx, values=None, mine=Fals
         else:
             c._call(fn, code, ptr, vcode, vptr, optr, nseg, order)
     elif values is None:
-        c._call(L.sort, code, ptr, n, order, alg)
+        c._call(L.sort_bare, code, _ptr(ptr), _size(n), order, alg)
     else:
         c._call(L.sort_pairs, code, ptr, vcode, vptr, n, order, alg)
     _finish(ad, c)
@@ -238,8 +259,8 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
         c = context_for(ctx, dev)
         c._prepare(dev, stream)
         iptr = ad.describe(idx, False)[0]
-        c._call(L.argsort, code, ptr, L.U64 if icode == L.I64 else L.U32, iptr, n,
-                L.DESCENDING if descending else L.ASCENDING)
+        c._call(L.argsort_bare, code, _ptr(ptr), L.U64 if icode == L.I64 else L.U32,
+                _ptr(iptr), _size(n), L.DESCENDING if descending else L.ASCENDING)
         _finish(ad, c)
         return idx
     # the stable pair sort of (a copy of the keys, 0 1 2 ...) moves the indices along

@@ -4,12 +4,15 @@ and how it makes a new array of the caller's type on the caller's device. Nothin
 copies an input: a layout the library cannot take is an error."""
 from __future__ import annotations
 
-from ctypes import addressof, c_char
+import sys
+from ctypes import addressof, c_char, c_void_p
 
 from . import _cuda
 from . import _lib as L
 
 DTYPE_NAMES = ("float32", "float64", "int32", "int64", "uint32", "uint64")
+_char_from_buffer = c_char.from_buffer
+_void_at = c_void_p.from_address
 _TYPESTRS = {"<f4": L.F32, "<f8": L.F64, "<i4": L.I32, "<i8": L.I64, "<u4": L.U32,
              "<u8": L.U64}
 
@@ -20,36 +23,70 @@ def _bad_dtype(dt) -> TypeError:
                      "a.astype('float32')" % (dt,))
 
 
+def _ndarray_data_offset(np):
+    """Where an ndarray's data pointer sits in its C struct (PyArrayObject_fields:
+    PyObject_HEAD, then `char *data`, the field NumPy's PyArray_DATA reads in every
+    compiled extension), checked against NumPy's own answer on two arrays; None where
+    it cannot be (not CPython, whose id() is the object's address) or does not match."""
+    if sys.implementation.name != "cpython":
+        return None
+    off = object.__basicsize__
+    for probe in (np.arange(3.0), np.ones((4, 2), np.int32)[1:]):
+        if _void_at(id(probe) + off).value != probe.ctypes.data:
+            return None
+    return off
+
+
 def _not_contiguous(kind: str) -> ValueError:
     return ValueError("the %s array is not C-contiguous; gpuprims never copies its "
                       "inputs behind your back: pass a contiguous array (e.g. "
                       "a.copy() / a.contiguous())" % kind)
 
 
-class _Numpy:
-    name = "numpy"
+class _Adapter:
+    """What every adapter has: name (for messages), sync_after (wait for the context
+    after a call), index_code (argsort's index dtype), data_offset (see _Numpy), and
+    describe(a, write) -> (data pointer, elements, gp_dtype code, CUDA device or None,
+    stream or None), which checks the layout; shape/copy/empty/iota/offsets make
+    arrays of the adapter's type."""
     sync_after = False
     index_code = L.I64
+    data_offset = None
+
+
+class _Numpy(_Adapter):
+    name = "numpy"
 
     def __init__(self):
         import numpy as np
         self.np = np
         self.dtypes = (np.float32, np.float64, np.int32, np.int64, np.uint32, np.uint64)
         self.codes = {np.dtype(t): i for i, t in enumerate(self.dtypes)}
+        # where the data pointer sits in an ndarray (None: use the buffer protocol);
+        # _api reads it inline for the common case, one Python call less
+        self.data_offset = _ndarray_data_offset(np)
 
     def describe(self, a, write):
         code = self.codes.get(a.dtype)
         if code is None:
             raise _bad_dtype(a.dtype)
+        n = a.size
+        if n and a.flags.carray:  # C-contiguous, aligned and writeable: one flag
+            # the data pointer read from the array's struct: 0.15 us, where the
+            # buffer protocol (c_char.from_buffer) takes 0.45 us and a.ctypes.data or
+            # a.__array_interface__ 1.8 us (NumPy 2.4, CPython 3.11, 2-core x86-64)
+            off = self.data_offset
+            if off is not None:
+                return _void_at(id(a) + off).value, n, code, None, None
+            return addressof(_char_from_buffer(a)), n, code, None, None
         flags = a.flags
         if not flags.c_contiguous:
             raise _not_contiguous("NumPy")
-        if flags.writeable and a.size:
-            # 0.6 us, where a.ctypes.data takes 2 us
-            return addressof(c_char.from_buffer(a)), a.size, code, None, None
+        if flags.writeable and n:  # C-contiguous and writeable, but not aligned
+            return addressof(_char_from_buffer(a)), n, code, None, None
         if write:
             raise ValueError("the NumPy array is read-only; it cannot be sorted in place")
-        return a.ctypes.data, a.size, code, None, None
+        return a.ctypes.data, n, code, None, None
 
     def shape(self, a):
         return a.shape
@@ -69,10 +106,8 @@ class _Numpy:
         return self.np.arange(0, rows * cols + 1, cols, dtype=self.np.uint64)
 
 
-class _Torch:
+class _Torch(_Adapter):
     name = "torch"
-    sync_after = False
-    index_code = L.I64
 
     def __init__(self):
         import torch
@@ -127,10 +162,8 @@ class _Torch:
                                  device=like.device)
 
 
-class _Cupy:
+class _Cupy(_Adapter):
     name = "cupy"
-    sync_after = False
-    index_code = L.I64
 
     def __init__(self):
         import cupy
@@ -191,7 +224,7 @@ def _cai(obj, kind):
     return cai["data"][0], n, code, cai["data"][1], cai.get("stream")
 
 
-class _Jax:
+class _Jax(_Adapter):
     """JAX arrays on one GPU. Their buffers are immutable to JAX, so results are new
     arrays: gpuprims fills a fresh buffer through __cuda_array_interface__ and waits
     for it (JAX's streams do not order with the library's), so JAX calls are
@@ -272,12 +305,10 @@ class _Jax:
         return self.np.arange(0, rows * cols + 1, cols, dtype=self.np.uint64)
 
 
-class _CudaArrayInterface:
+class _CudaArrayInterface(_Adapter):
     """Any other object with __cuda_array_interface__ (Numba, ...): reductions and
     in-place sorts; gpuprims cannot make new arrays of its type."""
     name = "__cuda_array_interface__"
-    sync_after = False
-    index_code = L.I64
 
     def describe(self, a, write):
         ptr, n, code, readonly, stream = _cai(a, type(a).__name__)

@@ -194,11 +194,12 @@ def run_suite(suite, timer, torch, cupy, args, rows_out):
 
 def overhead(torch, cupy, args, rows_out):
     """Wall-clock cost per call of the binding. "binding overhead" is gpuprims.sum(x)
-    with its C call swapped for a C function that returns at once (a prototype with
-    gp_reduce's arguments bound to gp_set_two_phase_blocks, which with these arguments
-    sets the default and returns GP_OK): all the package adds over a C program calling
-    gp_reduce. For scale: gpuprims.sum(x) and the bare ctypes gp_reduce call, real,
-    with the same context, pointers and stream, and the ctypes floor (gp_backend_of)."""
+    with its C call swapped for a C function that returns at once (gp_reduce's
+    argument-less prototype L.reduce_bare bound to gp_set_two_phase_blocks, which with
+    these arguments sets the default and returns GP_OK): all the package adds over a C
+    program calling gp_reduce, the ctypes call included. For scale: gpuprims.sum(x) and
+    the bare ctypes gp_reduce call, real, with the same context, pointers and stream
+    (ctypes arguments made once), and the ctypes floor (gp_backend_of)."""
     import ctypes
     import numpy as np
     from gpuprims._arrays import adapter_of
@@ -220,22 +221,23 @@ def overhead(torch, cupy, args, rows_out):
             best = min(best, (time.perf_counter_ns() - t0) / iters * 1e-9)
         return best
 
-    real = L.reduce
-    stub = ctypes.CFUNCTYPE(*([real.restype] + list(real.argtypes)))(
-        ("gp_set_two_phase_blocks", L.lib))
+    real = L.reduce_bare
+    assert real.argtypes is None  # the stub must convert its arguments as real does
+    stub = ctypes.CFUNCTYPE(real.restype)(("gp_set_two_phase_blocks", L.lib))
     for name, x, ctx in targets:
         gpuprims.sum(x, ctx=ctx)
         ptr, _, code, dev, stream = adapter_of(x).describe(x, False)
         c = context_for(ctx, dev)
-        h, addr = c._h, c._addr
+        h, hp, out = c._h, c._hp, c._out
+        p, nn = ctypes.c_void_p(ptr), ctypes.c_size_t(n)
         t_api = per_call(lambda: gpuprims.sum(x, ctx=ctx))
-        t_raw = per_call(lambda: real(h, L.SUM, code, ptr, n, addr, 0))
+        t_raw = per_call(lambda: real(hp, L.SUM, code, p, nn, out, 0))
         t_floor = per_call(lambda: L.backend_of(h))
-        L.reduce = stub
+        L.reduce_bare = stub
         try:
             t_bind = per_call(lambda: gpuprims.sum(x, ctx=ctx))
         finally:
-            L.reduce = real
+            L.reduce_bare = real
         for impl, t in (("gpuprims.sum", t_api), ("ctypes gp_reduce", t_raw),
                         ("ctypes floor (gp_backend_of)", t_floor),
                         ("binding overhead", t_bind)):

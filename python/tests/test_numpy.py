@@ -316,6 +316,43 @@ def test_default_context_is_per_thread():
     assert seen[0] is not gpuprims.default_context()
 
 
+def test_threads_sum_with_their_own_contexts():
+    # the per-call path keeps no state outside a thread's contexts: 4 threads summing
+    # their own arrays at once each get their own sums, also inside a `with`
+    import threading
+    errors = []
+
+    def work(k):
+        a = np.full(1000 + k, k, np.int64)
+        try:
+            with gpuprims.Context("cpu"):
+                for _ in range(300):
+                    assert gpuprims.sum(a) == k * a.size
+            for _ in range(300):
+                assert gpuprims.max(a) == k and gpuprims.sum(a) == k * a.size
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors
+
+
+def test_numpy_data_pointer_is_numpys():
+    # the data pointer read from the ndarray struct (or the buffer protocol) is the
+    # one NumPy reports, for offset views and read-only arrays too
+    from gpuprims._arrays import adapter_of
+    ro = np.arange(6.0)
+    ro.flags.writeable = False
+    for a in (np.arange(7, dtype=np.int32), np.ones((3, 4))[1:], np.arange(9.0)[3:],
+              ro, ro[2:], np.empty(0, np.uint64)):
+        assert adapter_of(a).describe(a, False)[0] == a.ctypes.data
+    assert gpuprims.sum(np.arange(10, dtype=np.int32)[4:]) == 39
+
+
 # ---- errors ------------------------------------------------------------------------
 def test_errors_are_typed_and_worded(ctx):
     with pytest.raises(gpuprims.InvalidArgumentError, match="n = 0"):
