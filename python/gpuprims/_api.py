@@ -270,33 +270,47 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
 
 
 def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
-    """(values, indices) of the k largest elements of the 1-d array `a` (largest=False:
-    the k smallest), in that order, like torch.topk(a, k, largest=largest). Ties go to
-    the lower index, so the result is deterministic (torch leaves ties unspecified).
-    Floats follow the sort's total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf
-    < +NaN. values: a's type and dtype on a's device; indices: int64 positions in a
-    (JAX needs jax_enable_x64). 1 <= k <= a.size. Synchronous.
+    """(values, indices) of the k largest elements of `a` (largest=False: the k
+    smallest), in that order, like torch.topk(a, k, largest=largest): of the whole array
+    when `a` is 1-d, of each row (the last axis) when it is 2-d. Ties go to the lower
+    index, so the result is deterministic (torch leaves ties unspecified). Floats follow
+    the sort's total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
+    values: a's type and dtype on a's device, shape (k,) or (rows, k); indices: int64
+    positions in a or in the row (JAX needs jax_enable_x64). 1 <= k <= a.shape[-1].
+    Synchronous.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.topk(np.array([3, 1, 4, 1, 5], dtype=np.int32), 2)
     (array([5, 4], dtype=int32), array([4, 2]))
     >>> gpuprims.topk(np.array([2.0, 1.0, 2.0, 0.5]), 3, largest=False)
     (array([0.5, 1. , 2. ]), array([3, 1, 0]))
+    >>> gpuprims.topk(np.array([[3, 9, 1], [9, -1, -1]], dtype=np.int32), 2)
+    (array([[ 9,  3],
+           [ 9, -1]], dtype=int32), array([[1, 0],
+           [0, 1]]))
     """
     ad = adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = ad.shape(a)
-    if len(shape) != 1:
-        raise ValueError("topk takes a 1-d array (got shape %s): pass a row, or "
-                         "a.ravel()" % (shape,))
+    if len(shape) not in (1, 2):
+        raise ValueError("topk takes a 1-d array or a 2-d array of rows (got shape %s)"
+                         % (shape,))
     k = operator.index(k)
-    if not 1 <= k <= n:
-        raise InvalidArgumentError("k = %d with n = %d: pass 1 <= k <= n" % (k, n))
-    values, idx = ad.empty(a, (k,), code), ad.empty(a, (k,), L.I64)
+    cols = shape[-1]
+    if not 1 <= k <= cols:
+        raise InvalidArgumentError("k = %d with %s = %d: pass 1 <= k <= %s"
+                                   % (k, "n" if len(shape) == 1 else "cols", cols,
+                                      "n" if len(shape) == 1 else "cols"))
+    out = (k,) if len(shape) == 1 else (shape[0], k)
+    values, idx = ad.empty(a, out, code), ad.empty(a, out, L.I64)
     c = context_for(ctx, dev)
     c._prepare(dev, stream)
-    c._call(L.topk, code, ptr, n, k, L.DESCENDING if largest else L.ASCENDING,
-            ad.describe(values, False)[0], ad.describe(idx, False)[0])
+    order = L.DESCENDING if largest else L.ASCENDING
+    vp, ip = ad.describe(values, False)[0], ad.describe(idx, False)[0]
+    if len(shape) == 1:
+        c._call(L.topk, code, ptr, n, k, order, vp, ip)
+    elif shape[0]:
+        c._call(L.topk_rows, code, ptr, shape[0], cols, k, order, vp, ip)
     _finish(ad, c)
     return values, idx
 

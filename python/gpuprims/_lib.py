@@ -144,6 +144,7 @@ model_bank_stride = _fn("gp_model_bank_stride", I, P, POINTER(ModelConfig), c_ul
 model_span = _fn("gp_model_span", I, P, POINTER(SpanConfig), I, POINTER(SpanResult))
 argsort = _fn("gp_argsort", I, P, I, P, I, P, S, I)
 topk = _fn("gp_topk", I, P, I, P, S, S, I, P, P)
+topk_rows = _fn("gp_topk_rows", I, P, I, P, S, S, S, I, P, P)
 sort_segments_offsets = _fn("gp_sort_segments_offsets", I, P, I, P, P, S, I)
 sort_pairs_segments_offsets = _fn("gp_sort_pairs_segments_offsets", I, P, I, P, I, P, P,
                                   S, I)

@@ -26,6 +26,7 @@ SIZES = [1 << 11, 1 << 16, 1 << 20, 1 << 21, 1 << 24, 1 << 28]
 ROWS = [(16384, 1024)]
 SEG_TOTAL, SEG_SIZES = 1 << 24, [32, 128, 512, 1024, 2048, 4096]
 TOPK_SIZES, TOPK_KS = [1 << 20, 1 << 24, 1 << 28], [16, 1024]
+TOPK_ROWS = [(16384, 1024), (1024, 16384)]
 
 
 class Timer:
@@ -127,6 +128,13 @@ def cases(suite, torch, cupy, args):
                     if torch:
                         impls["torch"] = lambda t, k=k: torch.topk(t, k)
                     yield "topk k=%d %s" % (k, dist), "f32", n, n * 4, impls, (n,), dist
+    elif suite == "topk_rows":  # f32 normal, the top k of each row
+        for r, c in TOPK_ROWS:
+            for k in (8, 64):
+                impls = {"gpuprims": lambda t, k=k: gpuprims.topk(t, k)}
+                if torch:
+                    impls["torch"] = lambda t, k=k: torch.topk(t, k, dim=1)
+                yield "topk rows %dx%d k=%d" % (r, c, k), "f32", r * c, r * c * 4, impls, (r, c)
     elif suite in ("rows", "segments"):
         shapes = ROWS if suite == "rows" else [(SEG_TOTAL // s, s) for s in SEG_SIZES]
         for r, c in shapes:
@@ -276,7 +284,7 @@ def device_block(torch, cupy):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m gpuprims.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,topk,overhead")
+    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,topk,topk_rows,overhead")
     p.add_argument("--sizes", default=",".join(str(s) for s in SIZES),
                    help="element counts for sum, sort, argsort")
     p.add_argument("--sum-dtype", default="f32", choices=["f32", "f64", "i32", "i64"])

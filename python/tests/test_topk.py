@@ -82,11 +82,27 @@ def test_topk_errors(ctx):
         with pytest.raises(gpuprims.InvalidArgumentError, match="1 <= k <= n"):
             gpuprims.topk(a, k, ctx=ctx)
     with pytest.raises(ValueError, match="1-d"):
-        gpuprims.topk(a.reshape(2, 5), 1, ctx=ctx)
+        gpuprims.topk(a.reshape(1, 2, 5), 1, ctx=ctx)
+    with pytest.raises(gpuprims.InvalidArgumentError, match="1 <= k <= cols"):
+        gpuprims.topk(a.reshape(2, 5), 6, ctx=ctx)
     with pytest.raises(TypeError):
         gpuprims.topk(a.astype(np.float16), 1, ctx=ctx)
     with pytest.raises(TypeError):
         gpuprims.topk(a, 1.5, ctx=ctx)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("pattern", ["random", "ties", "specials"])
+def test_topk_rows(ctx, dtype, pattern):
+    a = data(dtype, 37 * 301, pattern, seed=5).reshape(37, 301)
+    for k in (1, 16, 301):
+        for largest in (True, False):
+            v, i = gpuprims.topk(a, k, largest=largest, ctx=ctx)
+            assert v.shape == (37, k) and i.shape == (37, k) and i.dtype == np.int64
+            for r in range(37):
+                check((v[r], i[r]), a[r], k, largest)
+    v, i = gpuprims.topk(a[:0], 3, ctx=ctx)  # no rows
+    assert v.shape == (0, 3) and i.shape == (0, 3)
 
 
 # ---- GPU arrays -----------------------------------------------------------------------
@@ -108,6 +124,22 @@ def test_torch_topk(dtype, k):
         assert torch.equal(v, tv)
     vs, js = gpuprims.topk(t, k, largest=False)
     check((vs.cpu().numpy(), js.cpu().numpy()), h, k, False)
+
+
+@needs_gpu
+def test_torch_topk_rows():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch sees no CUDA GPU")
+    h = data("float32", 512 * 1000, "ties", seed=9).reshape(512, 1000)
+    t = torch.from_numpy(h).cuda()
+    v, i = gpuprims.topk(t, 8)
+    assert isinstance(v, torch.Tensor) and v.is_cuda and v.shape == (512, 8)
+    vh, ih = v.cpu().numpy(), i.cpu().numpy()
+    for r in range(512):
+        check((vh[r], ih[r]), h[r], 8, True)
+    tv, _ = torch.topk(t, 8, dim=1)
+    assert torch.equal(v, tv)
 
 
 @needs_gpu
