@@ -7,9 +7,10 @@
 
 #include "cuda_check.h"
 
-/* 4096 rows of 1000 f32 in device memory, outputs in device memory: as from host memory */
-static void tr_device(gp_context *gpu) {
-  const size_t rows = 4096, cols = 1000, k = 37, n = rows * cols;
+/* 4096 rows of 1000 f32 in device memory, outputs in device memory: as from host memory
+ * (k = 8 and 32: the block select; 37: the segmented sort) */
+static void tr_device(gp_context *gpu, size_t k) {
+  const size_t rows = 4096, cols = 1000, n = rows * cols;
   float *x = (float *)malloc(n * 4), *v1 = (float *)malloc(rows * k * 4),
         *v2 = (float *)malloc(rows * k * 4);
   uint64_t *i1 = (uint64_t *)malloc(rows * k * 8), *i2 = (uint64_t *)malloc(rows * k * 8);
@@ -39,7 +40,16 @@ int main(void) {
   gp_context *gpu = check_gpu_context_or_skip("test_topk_rows_gpu");
   gp_context *cpu = check_cpu_context();
   const size_t rows = tr_matrix(gpu, cpu);
-  tr_device(gpu);
+  for (size_t k = 8; k <= 40; k += k == 8 ? 24 : 5) tr_device(gpu, k);
+  /* the CPU backend agrees on a large shape too (not under GP_TEST_QUICK: sanitizers) */
+  if (!getenv("GP_TEST_QUICK")) {
+    const size_t rows = 1024, cols = 16384;
+    float *x = (float *)malloc(rows * cols * 4);
+    check_seed(8);
+    tr_fill(GP_F32, x, rows * cols, 1 << 20);
+    tr_check(gpu, cpu, GP_F32, x, rows, cols, 16, GP_DESCENDING);
+    free(x);
+  }
   tr_errors(gpu);
   printf("test_topk_rows_gpu: %zu rows checked\n", rows);
   gp_destroy(cpu);

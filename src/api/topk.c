@@ -139,12 +139,47 @@ static gp_status topk_cuda_sort(gp_context *ctx, gp_dtype type, const void *in, 
   return s != GP_OK ? s : s2;
 }
 
-/* Rows: every (key, index) pair, each row's sorted on its own (gp_sort_pairs_segments_offsets:
- * stable, so equal keys keep the lower index first), the first k of each row gathered.
+/* Rows, small k (k <= GP_CUDA_TOPK_ROWS_SELECT_K): a block per row selects in one read
+ * (topk_rows.cu); device memory: the results (rows * k * (size + 8) bytes), and the input
+ * when it is staged from the host. */
+static gp_status topk_rows_cuda_select(gp_context *ctx, gp_dtype type, const void *in,
+                                       size_t rows, size_t cols, size_t k, gp_order order,
+                                       void *values, uint64_t *indices) {
+  const size_t es = gp_dtype_size(type), n = rows * cols;
+  const int stage = gp_mem_kind_of(ctx, in) == GP_MEM_HOST;
+  const size_t off_idx = (rows * k * es + 255) & ~(size_t)255;
+  const size_t off_in = off_idx + ((rows * k * 8 + 255) & ~(size_t)255);
+  const size_t bytes = off_in + (stage ? n * es : 0);
+  cudaStream_t st = (cudaStream_t)ctx->stream;
+  char *blk = NULL;
+  GP_CUDA_TRY(ctx, cudaMallocAsync((void **)&blk, bytes, st));
+  gp_status s = GP_OK;
+  const void *d_in = in;
+  if (stage) {
+    cudaError_t e = cudaMemcpyAsync(blk + off_in, in, n * es, cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess) s = gp_cuda_status(ctx, (int)e, "staging gp_topk_rows' input", __FILE__, __LINE__);
+    d_in = blk + off_in;
+  }
+  if (s == GP_OK)
+    s = gp_cuda_topk_rows_select(ctx, type, d_in, rows, cols, k, order == GP_DESCENDING, blk,
+                                 (uint64_t *)(blk + off_idx));
+  if (s == GP_OK)
+    s = topk_copy_out(ctx, es, rows * k, blk, (const uint64_t *)(blk + off_idx), values, indices);
+  (void)cudaFreeAsync(blk, st);
+  gp_status s2 = gp_sync_stream(ctx);
+  return s != GP_OK ? s : s2;
+}
+
+/* Rows, larger k: 4-byte types sort one 64-bit composite (key, position in the row) per
+ * element as equal segments of keys alone (composites are unique, so ties go to the lower
+ * position); 8-byte types sort every (key, index) pair per row
+ * (gp_sort_pairs_segments_offsets, stable). Then the first k of each row are gathered.
  * Memory: about rows * cols * (size + 16) bytes, plus the sort's workspace. */
 static gp_status topk_rows_cuda(gp_context *ctx, gp_dtype type, const void *in, size_t rows,
                                 size_t cols, size_t k, gp_order order, void *values,
                                 uint64_t *indices) {
+  if (k <= GP_CUDA_TOPK_ROWS_SELECT_K && cols < ((size_t)1 << 31))
+    return topk_rows_cuda_select(ctx, type, in, rows, cols, k, order, values, indices);
   const size_t es = gp_dtype_size(type), n = rows * cols;
   const int stage = gp_mem_kind_of(ctx, in) == GP_MEM_HOST;
   const size_t off_idx = (n * es + 255) & ~(size_t)255;
@@ -171,14 +206,23 @@ static gp_status topk_rows_cuda(gp_context *ctx, gp_dtype type, const void *in, 
     if (e != cudaSuccess) s = gp_cuda_status(ctx, (int)e, "staging gp_topk_rows' input", __FILE__, __LINE__);
     d_in = blk + off_in;
   }
-  if (s == GP_OK)
-    s = gp_cuda_topk_encode(ctx, type, d_in, n, order == GP_DESCENDING, blk, (uint64_t *)(blk + off_idx));
-  if (s == GP_OK)
-    s = gp_sort_pairs_segments_offsets(ctx, es == 4 ? GP_U32 : GP_U64, blk, GP_U64, blk + off_idx,
-                                       offs, rows, GP_ASCENDING);
-  if (s == GP_OK)
-    s = gp_cuda_topk_rows_gather(ctx, type, d_in, (const uint64_t *)(blk + off_idx), rows, cols, k,
-                                 blk + off_val, (uint64_t *)(blk + off_kidx));
+  if (es == 4 && cols <= UINT32_MAX) { /* a 64-bit composite per element, keys alone */
+    uint64_t *comp = (uint64_t *)(blk + off_idx);
+    if (s == GP_OK) s = gp_cuda_topk_rows_composite(ctx, type, d_in, rows, cols, order == GP_DESCENDING, comp);
+    if (s == GP_OK) s = gp_sort_segments(ctx, GP_U64, comp, n, cols, GP_ASCENDING);
+    if (s == GP_OK)
+      s = gp_cuda_topk_rows_composite_gather(ctx, d_in, comp, rows, cols, k, blk + off_val,
+                                             (uint64_t *)(blk + off_kidx));
+  } else {
+    if (s == GP_OK)
+      s = gp_cuda_topk_encode(ctx, type, d_in, n, order == GP_DESCENDING, blk, (uint64_t *)(blk + off_idx));
+    if (s == GP_OK)
+      s = gp_sort_pairs_segments_offsets(ctx, GP_U64, blk, GP_U64, blk + off_idx, offs, rows,
+                                         GP_ASCENDING);
+    if (s == GP_OK)
+      s = gp_cuda_topk_rows_gather(ctx, type, d_in, (const uint64_t *)(blk + off_idx), rows, cols,
+                                   k, blk + off_val, (uint64_t *)(blk + off_kidx));
+  }
   if (s == GP_OK)
     s = topk_copy_out(ctx, es, rows * k, blk + off_val, (const uint64_t *)(blk + off_kidx), values,
                       indices);

@@ -71,6 +71,22 @@ gp_status gp_cuda_topk_encode(gp_context *ctx, gp_dtype type, const void *d_in, 
 gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const void *d_in,
                               const uint64_t *d_sorted_idx, size_t k, void *d_values,
                               uint64_t *d_indices);
+/* gp_topk_rows (topk_rows.cu) for 1 <= k <= GP_CUDA_TOPK_ROWS_SELECT_K and cols < 2^31: a
+ * block per row selects its k best in one read, to rows x k values and positions within
+ * the row (either may be NULL) in device memory. Async. */
+#define GP_CUDA_TOPK_ROWS_SELECT_K 32
+gp_status gp_cuda_topk_rows_select(gp_context *ctx, gp_dtype type, const void *d_in, size_t rows,
+                                   size_t cols, size_t k, int largest, void *d_values,
+                                   uint64_t *d_indices);
+/* gp_topk_rows, larger k, 4-byte types (topk_rows.cu): d_comp gets each element's 64-bit
+ * composite (core/topk.h key << 32 | position in the row, cols <= 2^32); after each row
+ * is sorted (gp_sort_segments, U64), the first k of each row to rows x k values and
+ * positions (either may be NULL). Async. */
+gp_status gp_cuda_topk_rows_composite(gp_context *ctx, gp_dtype type, const void *d_in,
+                                      size_t rows, size_t cols, int largest, uint64_t *d_comp);
+gp_status gp_cuda_topk_rows_composite_gather(gp_context *ctx, const void *d_in,
+                                             const uint64_t *d_comp, size_t rows, size_t cols,
+                                             size_t k, void *d_values, uint64_t *d_indices);
 /* Rows: d_sorted_idx holds rows x cols global positions, each row's sorted; the first k of
  * each row are gathered to rows x k values and positions within the row. Async. */
 gp_status gp_cuda_topk_rows_gather(gp_context *ctx, gp_dtype type, const void *d_in,

@@ -701,22 +701,6 @@ __global__ void gp_topk_gather_kernel(const K *__restrict__ in, const unsigned l
   }
 }
 
-/* Rows: of each row's sorted (key, global index) pairs (rows x cols), the first k; the
- * indices become positions within the row. */
-template <typename K>
-__global__ void gp_topk_rows_gather_kernel(const K *__restrict__ in, const unsigned long long *idx,
-                                           size_t rows, size_t cols, size_t k, K *values,
-                                           unsigned long long *indices) {
-  const size_t total = rows * k;
-  for (size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; j < total;
-       j += (size_t)gridDim.x * blockDim.x) {
-    const size_t r = j / k;
-    const unsigned long long i = idx[r * cols + (j - r * k)];
-    if (values) values[j] = in[i];
-    if (indices) indices[j] = i - r * cols;
-  }
-}
-
 static unsigned gp_topk_grid(gp_context *ctx, size_t n) {
   size_t g = (n + GP_TOPK_THREADS - 1) / GP_TOPK_THREADS;
   const size_t cap = (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) * 8;
@@ -768,23 +752,5 @@ extern "C" gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const v
         (const unsigned long long *)d_in, (const unsigned long long *)d_sorted_idx, k,
         (unsigned long long *)d_values, (unsigned long long *)d_indices);
   GP_LAUNCH_CHECK(ctx, "gp_topk_gather_kernel", g, GP_TOPK_THREADS, 0);
-  return GP_OK;
-}
-
-extern "C" gp_status gp_cuda_topk_rows_gather(gp_context *ctx, gp_dtype type, const void *d_in,
-                                              const uint64_t *d_sorted_idx, size_t rows,
-                                              size_t cols, size_t k, void *d_values,
-                                              uint64_t *d_indices) {
-  const unsigned g = gp_topk_grid(ctx, rows * k);
-  cudaStream_t st = (cudaStream_t)ctx->stream;
-  if (gp_dtype_size(type) == 4)
-    gp_topk_rows_gather_kernel<unsigned><<<g, GP_TOPK_THREADS, 0, st>>>(
-        (const unsigned *)d_in, (const unsigned long long *)d_sorted_idx, rows, cols, k,
-        (unsigned *)d_values, (unsigned long long *)d_indices);
-  else
-    gp_topk_rows_gather_kernel<unsigned long long><<<g, GP_TOPK_THREADS, 0, st>>>(
-        (const unsigned long long *)d_in, (const unsigned long long *)d_sorted_idx, rows, cols,
-        k, (unsigned long long *)d_values, (unsigned long long *)d_indices);
-  GP_LAUNCH_CHECK(ctx, "gp_topk_rows_gather_kernel", g, GP_TOPK_THREADS, 0);
   return GP_OK;
 }
