@@ -84,7 +84,7 @@ class _Numpy(_Adapter):
             raise _not_contiguous("NumPy")
         if flags.writeable and n:  # C-contiguous and writeable, but not aligned
             return addressof(_char_from_buffer(a)), n, code, None, None
-        if write:
+        if write and not flags.writeable:
             raise ValueError("the NumPy array is read-only; it cannot be sorted in place")
         return a.ctypes.data, n, code, None, None
 

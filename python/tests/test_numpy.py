@@ -373,6 +373,12 @@ def test_errors_are_typed_and_worded(ctx):
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         gpuprims.sort(ro, out=ro, ctx=ctx)
+    ro0 = np.zeros(0)
+    ro0.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):  # as NumPy's ro0.sort()
+        gpuprims.sort(ro0, out=ro0, ctx=ctx)
+    e = np.zeros(0)  # an empty writable array sorts in place (nothing to do)
+    assert gpuprims.sort(e, out=e, ctx=ctx) is e
     with pytest.raises(TypeError, match="list"):
         gpuprims.sum([1, 2, 3], ctx=ctx)
     with pytest.raises(ValueError, match="algo"):
