@@ -27,8 +27,9 @@ int cli_create(const char *cmd, gp_backend b, gp_context **ctx);
 /* The backend of a one-pass job over a file (reduce, topk): `auto` is the CPU. The file
  * is in host memory, where a one-pass reduction is bound by the host's memory on either
  * backend: the GPU must first be sent every byte, which the host copies into pinned
- * buffers (a read and a write of each), and a GPU context costs ~0.3 s to create. Every
- * such op gives the same bits on both backends (exact or correctly rounded). */
+ * buffers (a read and a write of each), and a GPU context costs time to create
+ * (docs/perf/host.md). Every such op gives the same bits on both backends (exact or
+ * correctly rounded). */
 gp_backend cli_file_job_backend(gp_backend requested);
 /* A context created on a second thread while the command reads its input: a CUDA
  * context and the library's kernels take ~0.3 s to load in a new process (H200 host,

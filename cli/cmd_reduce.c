@@ -28,7 +28,7 @@ static void usage(FILE *f) {
           "  --backend  auto (default), cuda or cpu. auto is the CPU: FILE is read into host\n"
           "             memory, and one pass over host memory is bound by the host's memory\n"
           "             on either backend (the GPU must first be sent every byte, which the\n"
-          "             host copies to pinned buffers; a GPU context takes ~0.3 s to make).\n"
+          "             host copies to pinned buffers; making a GPU context costs time too).\n"
           "             Both give the same bits. An --algo other than auto runs on the GPU\n"
           "  --gpus     N|all: spread the elements over GPUs 0..N-1 (all: every visible GPU)\n"
           "             of this process, N contiguous shards of near-equal size, reduced as\n"

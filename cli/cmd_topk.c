@@ -21,7 +21,7 @@ static void usage(FILE *f) {
           "  --backend  auto (default), cuda or cpu. auto is the CPU: FILE is read into host\n"
           "             memory, and one pass over host memory is bound by the host's memory\n"
           "             on either backend (the GPU must first be sent every byte, which the\n"
-          "             host copies to pinned buffers; a GPU context takes ~0.3 s to make).\n"
+          "             host copies to pinned buffers; making a GPU context costs time too).\n"
           "             Both give the same result\n"
           "  --dtype    element type of a raw file (required) or a text file (default f64)\n"
           "  --format   npy, raw or text; default by extension\n");

@@ -479,8 +479,7 @@ typedef struct gp_array_mapping gp_array_mapping;
 /* As gp_array_load (same formats, checks and errors), for arrays that are only read: a
  * regular .npy or raw file is mapped into memory (mmap, private, read-only) instead of
  * copied, so data already in the page cache are shared rather than copied and faulted
- * into fresh pages (on the development machine, 2026-12-01: 1 GiB mapped in 2-60 ms
- * against 1.4-3.6 s for one thread's read). Text files, pipes and files the system cannot
+ * into fresh pages (docs/perf/host.md). Text files, pipes and files the system cannot
  * map are read as gp_array_load reads them. Either way out->data is READ-ONLY (writing to
  * a mapped page faults) and stays valid until gp_array_unmap(*mapping), which releases
  * it; never pass out to gp_array_free or free(). The file must not be truncated while
