@@ -6,6 +6,10 @@
 # sort, and the cost models against Nsight Compute (ncu). Logs go to $OUT. With carried
 # binaries (scripts/pack_gpubin.sh): tar xf gpubin.tar.xz && GP_BUILD_DIR=build ... Usage:
 # GP_CTEST_ARGS adds ctest options (e.g. -E cli_install where the build tree is absent).
+# Timing (H200 host, 2026-12-01): the whole suite needs ~350 s at -j 4 and did not finish
+# in 230 s at -j 10 (the CPU suites slow each other); a ctest killed by `timeout` leaves
+# its tests running, so run any CPU benchmark (bench/numpy_cpu.py) BEFORE the tests, or
+# in a call of its own, never right after a cut CTest run.
 # python: pytest alone with -rs, so the log shows every skip and its reason (CTest's
 # python_pytest only says passed); on the GPU machine no torch/CuPy/JAX test may skip.
 #   scripts/gpu_verify.sh [build] [test] [force] [python] [sanitize] [dist] [large] [ncu]
