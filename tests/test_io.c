@@ -152,6 +152,18 @@ static void test_round_trips(gp_context *ctx) {
 
 static int sentinel;
 
+/* A new pipe (name in the test folder) that a background cat feeds with file; its path. */
+static const char *pipe_from(const char *file, const char *name) {
+  static char fifo[512];
+  char src[512], cmd[1200];
+  snprintf(src, sizeof src, "%s", file); /* tmp() reuses one buffer */
+  snprintf(fifo, sizeof fifo, "%s", tmp(name));
+  snprintf(cmd, sizeof cmd, "cat '%s' > '%s' &", src, fifo);
+  CHECK(mkfifo(fifo, 0600) == 0);
+  CHECK(system(cmd) == 0);
+  return fifo;
+}
+
 static void test_npy_headers(gp_context *ctx) {
   float f6[6] = {1, 2, 3, 4, 5, 6};
   gp_array a;
@@ -235,12 +247,7 @@ static void test_npy_headers(gp_context *ctx) {
   /* the same through a pipe (size unknown): extra bytes are found by reading */
   write_npy(tmp("extra.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }", 1, f6, 24);
   {
-    char cmd[1200], src[512], fifo[512];
-    snprintf(src, sizeof src, "%s", tmp("extra.npy"));
-    snprintf(fifo, sizeof fifo, "%s", tmp("fifo.npy"));
-    snprintf(cmd, sizeof cmd, "cat '%s' > '%s' &", src, fifo);
-    CHECK(mkfifo(fifo, 0600) == 0);
-    CHECK(system(cmd) == 0);
+    const char *fifo = pipe_from(tmp("extra.npy"), "fifo.npy");
     EXPECT_LOAD_FAIL(fifo, GP_FILE_NPY, GP_F32, GP_ERR_FORMAT, "extra bytes after the array");
     unlink(fifo);
   }
@@ -249,12 +256,7 @@ static void test_npy_headers(gp_context *ctx) {
   write_npy(tmp("huge.npy"), 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }",
             1, f6, 24);
   {
-    char cmd[1200], src[512], fifo[512];
-    snprintf(src, sizeof src, "%s", tmp("huge.npy"));
-    snprintf(fifo, sizeof fifo, "%s", tmp("fifo2.npy"));
-    snprintf(cmd, sizeof cmd, "cat '%s' > '%s' &", src, fifo);
-    CHECK(mkfifo(fifo, 0600) == 0);
-    CHECK(system(cmd) == 0);
+    const char *fifo = pipe_from(tmp("huge.npy"), "fifo2.npy");
     EXPECT_LOAD_FAIL(fifo, GP_FILE_NPY, GP_F32, GP_ERR_FORMAT, "truncated");
     unlink(fifo);
   }

@@ -187,18 +187,10 @@ static gp_status topk_rows_cuda(gp_context *ctx, gp_dtype type, const void *in, 
   const size_t off_val = off_in + (stage ? ((n * es + 255) & ~(size_t)255) : 0);
   const size_t off_kidx = off_val + ((rows * k * es + 255) & ~(size_t)255);
   const size_t bytes = off_kidx + rows * k * 8;
-  uint64_t *offs = (uint64_t *)malloc((rows + 1) * sizeof *offs);
-  if (!offs)
-    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "gp_topk_rows: no host memory for %zu row "
-                   "offsets", rows + 1);
-  for (size_t r = 0; r <= rows; r++) offs[r] = (uint64_t)(r * cols);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   char *blk = NULL;
-  cudaError_t me = cudaMallocAsync((void **)&blk, bytes, st);
-  if (me != cudaSuccess) {
-    free(offs);
-    return gp_cuda_status(ctx, (int)me, "allocating gp_topk_rows' device memory", __FILE__, __LINE__);
-  }
+  GP_CUDA_TRY(ctx, cudaMallocAsync((void **)&blk, bytes, st));
+  uint64_t *offs = NULL; /* the pairs sort's row offsets (8-byte types) */
   gp_status s = GP_OK;
   const void *d_in = in;
   if (stage) {
@@ -214,6 +206,10 @@ static gp_status topk_rows_cuda(gp_context *ctx, gp_dtype type, const void *in, 
       s = gp_cuda_topk_rows_composite_gather(ctx, d_in, comp, rows, cols, k, blk + off_val,
                                              (uint64_t *)(blk + off_kidx));
   } else {
+    if (s == GP_OK && !(offs = (uint64_t *)malloc((rows + 1) * sizeof *offs)))
+      s = gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "gp_topk_rows: no host memory for %zu row "
+                  "offsets", rows + 1);
+    for (size_t r = 0; s == GP_OK && r <= rows; r++) offs[r] = (uint64_t)(r * cols);
     if (s == GP_OK)
       s = gp_cuda_topk_encode(ctx, type, d_in, n, order == GP_DESCENDING, blk, (uint64_t *)(blk + off_idx));
     if (s == GP_OK)

@@ -17,6 +17,10 @@ gp_status gp_npy_save(gp_context *ctx, const char *path, FILE *f, const gp_array
 gp_status gp_raw_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
                       gp_dtype t, gp_array *out);
 gp_status gp_raw_save(gp_context *ctx, const char *path, FILE *f, const gp_array *a);
+/* A raw file's data length in bytes from its size (UINT64_MAX: a stream, refused), checked
+ * to be whole elements of t that fit in memory. */
+gp_status gp_raw_bytes(gp_context *ctx, const char *path, uint64_t size, gp_dtype t,
+                       size_t *bytes);
 gp_status gp_text_load(gp_context *ctx, const char *path, FILE *f, gp_dtype t,
                        gp_array *out);
 gp_status gp_text_save(gp_context *ctx, const char *path, FILE *f, const gp_array *a);

@@ -42,17 +42,8 @@ static gp_status locate(gp_context *ctx, const char *path, FILE *f, uint64_t siz
     uint64_t count;
     return gp_npy_read_header(ctx, path, f, size, t, &count, off, bytes);
   }
-  const size_t esize = gp_dtype_size(*t);
-  if (size % esize != 0)
-    return gp_fail(ctx, GP_ERR_FORMAT,
-                   "%s: holds %llu bytes, not a multiple of %zu (the size of %s): is the "
-                   "--dtype right?", path, (unsigned long long)size, esize, gp_dtype_name(*t));
-  if (size > SIZE_MAX)
-    return gp_fail(ctx, GP_ERR_FORMAT, "%s: %llu bytes do not fit in memory", path,
-                   (unsigned long long)size);
   *off = 0;
-  *bytes = (size_t)size;
-  return GP_OK;
+  return gp_raw_bytes(ctx, path, size, *t, bytes);
 }
 
 gp_status gp_array_map(gp_context *ctx, const char *path, gp_file_format fmt,

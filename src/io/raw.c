@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-gp_status gp_raw_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
-                      gp_dtype t, gp_array *out) {
-  size_t esize = gp_dtype_size(t);
+gp_status gp_raw_bytes(gp_context *ctx, const char *path, uint64_t size, gp_dtype t,
+                       size_t *bytes) {
+  const size_t esize = gp_dtype_size(t);
   if (size == UINT64_MAX)
     return gp_fail(ctx, GP_ERR_IO, "%s: not a regular file: a raw array needs a file whose "
                    "size is known", path);
@@ -21,7 +21,16 @@ gp_status gp_raw_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
   if (size > SIZE_MAX)
     return gp_fail(ctx, GP_ERR_FORMAT, "%s: %llu bytes do not fit in memory", path,
                    (unsigned long long)size);
-  size_t bytes = (size_t)size;
+  *bytes = (size_t)size;
+  return GP_OK;
+}
+
+gp_status gp_raw_load(gp_context *ctx, const char *path, FILE *f, uint64_t size,
+                      gp_dtype t, gp_array *out) {
+  const size_t esize = gp_dtype_size(t);
+  size_t bytes;
+  gp_status s0 = gp_raw_bytes(ctx, path, size, t, &bytes);
+  if (s0) return s0;
   void *data = NULL;
   if (bytes) {
     data = malloc(bytes);
