@@ -8,7 +8,7 @@
 #include "cuda_check.h"
 
 /* 4096 rows of 1000 f32 in device memory, outputs in device memory: as from host memory
- * (k = 8 and 32: the block select; 37: the segmented sort) */
+ * (k = 8 .. 128: the warp select; 129 and 300: the segmented sort) */
 static void tr_device(gp_context *gpu, size_t k) {
   const size_t rows = 4096, cols = 1000, n = rows * cols;
   float *x = (float *)malloc(n * 4), *v1 = (float *)malloc(rows * k * 4),
@@ -40,7 +40,8 @@ int main(void) {
   gp_context *gpu = check_gpu_context_or_skip("test_topk_rows_gpu");
   gp_context *cpu = check_cpu_context();
   const size_t rows = tr_matrix(gpu, cpu);
-  for (size_t k = 8; k <= 40; k += k == 8 ? 24 : 5) tr_device(gpu, k);
+  static const size_t dk[] = {8, 32, 37, 64, 100, 128, 129, 300};
+  for (size_t i = 0; i < sizeof dk / sizeof dk[0]; i++) tr_device(gpu, dk[i]);
   /* the CPU backend agrees on a large shape too (not under GP_TEST_QUICK: sanitizers) */
   if (!getenv("GP_TEST_QUICK")) {
     const size_t rows = 1024, cols = 16384;
@@ -48,6 +49,7 @@ int main(void) {
     check_seed(8);
     tr_fill(GP_F32, x, rows * cols, 1 << 20);
     tr_check(gpu, cpu, GP_F32, x, rows, cols, 16, GP_DESCENDING);
+    tr_check(gpu, cpu, GP_F32, x, rows, cols, 128, GP_ASCENDING);
     free(x);
   }
   tr_errors(gpu);

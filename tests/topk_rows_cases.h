@@ -1,6 +1,7 @@
 /* gp_topk_rows cases shared by test_topk_rows (CPU) and test_topk_rows_gpu: every dtype
- * and order, rows of 1 .. 1000 elements, k from 1 to the whole row, data with many ties
- * (and NaN, -0, inf for floats); each call's rows checked against gp_topk of that row
+ * and order, rows of 1 .. 9000 elements (CUDA splits the long ones over 2 or 4 warps), k
+ * from 1 to the whole row (CUDA's select lists of 32, 64 and 128 and the sorts above),
+ * data with many ties (and NaN, -0, inf for floats); each call's rows checked against gp_topk of that row
  * alone on the reference (CPU) context, bit for bit. */
 #ifndef GP_TEST_TOPK_ROWS_CASES_H
 #define GP_TEST_TOPK_ROWS_CASES_H
@@ -57,7 +58,8 @@ static size_t tr_check(gp_context *ctx, gp_context *ref, gp_dtype t, const void 
 }
 
 static size_t tr_matrix(gp_context *ctx, gp_context *ref) {
-  static const size_t shapes[][2] = {{1, 1}, {7, 5}, {300, 64}, {33, 1000}, {2000, 17}};
+  static const size_t shapes[][2] = {{1, 1},     {7, 5},    {300, 64}, {33, 1000},
+                                     {2000, 17}, {5, 9000}, {3, 2500}};
   size_t checked = 0;
   check_seed(11);
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
@@ -65,9 +67,11 @@ static size_t tr_matrix(gp_context *ctx, gp_context *ref) {
       const size_t rows = shapes[si][0], cols = shapes[si][1];
       void *x = malloc(rows * cols * gp_dtype_size((gp_dtype)t));
       tr_fill((gp_dtype)t, x, rows * cols, si % 2 ? 9 : 100000);
-      const size_t ks[] = {1, 3, cols / 2, cols};
-      for (size_t ki = 0; ki < 4; ki++) {
-        if (ks[ki] == 0 || ks[ki] > cols || (ki && ks[ki] == ks[ki - 1])) continue;
+      const size_t ks[] = {1, 3, 33, 65, 128, cols / 2, cols};
+      for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        int seen = ks[ki] == 0 || ks[ki] > cols;
+        for (size_t kj = 0; kj < ki; kj++) seen |= ks[kj] == ks[ki];
+        if (seen) continue;
         checked += tr_check(ctx, ref, (gp_dtype)t, x, rows, cols, ks[ki], GP_DESCENDING);
         checked += tr_check(ctx, ref, (gp_dtype)t, x, rows, cols, ks[ki], GP_ASCENDING);
       }

@@ -128,13 +128,19 @@ def cases(suite, torch, cupy, args):
                     if torch:
                         impls["torch"] = lambda t, k=k: torch.topk(t, k)
                     yield "topk k=%d %s" % (k, dist), "f32", n, n * 4, impls, (n,), dist
-    elif suite == "topk_rows":  # f32 normal, the top k of each row
-        for r, c in TOPK_ROWS:
-            for k in (8, 64):
-                impls = {"gpuprims": lambda t, k=k: gpuprims.topk(t, k)}
-                if torch:
-                    impls["torch"] = lambda t, k=k: torch.topk(t, k, dim=1)
-                yield "topk rows %dx%d k=%d" % (r, c, k), "f32", r * c, r * c * 4, impls, (r, c)
+    elif suite == "topk_rows":
+        # f32 normal, the top k of each row; rows sorted ascending (every element is a
+        # new best: the select's worst case) on the first shape
+        for i, (r, c) in enumerate(TOPK_ROWS):
+            for dist in ("normal", "ascending") if i == 0 else ("normal",):
+                for k in (8, 64, 128):
+                    impls = {"gpuprims": lambda t, k=k: gpuprims.topk(t, k)}
+                    if torch:
+                        impls["torch"] = lambda t, k=k: torch.topk(t, k, dim=1)
+                    name = "topk rows %dx%d k=%d" % (r, c, k)
+                    if dist != "normal":
+                        name += " " + dist
+                    yield name, "f32", r * c, r * c * 4, impls, (r, c), dist
     elif suite in ("rows", "segments"):
         shapes = ROWS if suite == "rows" else [(SEG_TOTAL // s, s) for s in SEG_SIZES]
         for r, c in shapes:
@@ -157,6 +163,8 @@ def make(fw, torch, cupy, dtype, shape, seed, dist="normal"):
         h = (rng.standard_normal(n).astype(dtype) if dtype.startswith("float")
              else rng.integers(-2 ** 31, 2 ** 31 - 1, n).astype(dtype))
     h = h.reshape(shape)
+    if dist == "ascending":
+        h = np.sort(h, axis=-1)
     if fw == "cupy":
         return cupy.asarray(h)
     return torch.from_numpy(h).cuda()

@@ -139,7 +139,7 @@ static gp_status topk_cuda_sort(gp_context *ctx, gp_dtype type, const void *in, 
   return s != GP_OK ? s : s2;
 }
 
-/* Rows, small k (k <= GP_CUDA_TOPK_ROWS_SELECT_K): a block per row selects in one read
+/* Rows, small k (k <= GP_CUDA_TOPK_ROWS_SELECT_K): 1-4 warps per row select in one read
  * (topk_rows.cu); device memory: the results (rows * k * (size + 8) bytes), and the input
  * when it is staged from the host. */
 static gp_status topk_rows_cuda_select(gp_context *ctx, gp_dtype type, const void *in,

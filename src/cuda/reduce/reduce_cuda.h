@@ -72,9 +72,9 @@ gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const void *d_in,
                               const uint64_t *d_sorted_idx, size_t k, void *d_values,
                               uint64_t *d_indices);
 /* gp_topk_rows (topk_rows.cu) for 1 <= k <= GP_CUDA_TOPK_ROWS_SELECT_K and cols < 2^31: a
- * block per row selects its k best in one read, to rows x k values and positions within
- * the row (either may be NULL) in device memory. Async. */
-#define GP_CUDA_TOPK_ROWS_SELECT_K 32
+ * warp (or 2 or 4, for long rows) per row selects its k best in one read, to rows x k
+ * values and positions within the row (either may be NULL) in device memory. Async. */
+#define GP_CUDA_TOPK_ROWS_SELECT_K 128
 gp_status gp_cuda_topk_rows_select(gp_context *ctx, gp_dtype type, const void *d_in, size_t rows,
                                    size_t cols, size_t k, int largest, void *d_values,
                                    uint64_t *d_indices);

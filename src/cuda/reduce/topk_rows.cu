@@ -1,11 +1,12 @@
 /* gp_topk_rows on CUDA (src/api/topk.c picks the path):
- *  - k <= GP_CUDA_TOPK_ROWS_SELECT_K: gp_cuda_topk_rows_select, a block of 4 warps per
- *    row, one read of the row. Every lane keeps its best KM composites (core/topk.h's key,
- *    index) sorted in registers (an element is compared with the lane's worst kept and
- *    inserted only when better); each warp then merges its 32 lists k times by a
- *    shuffle-tree minimum (the owner pops its head), the block's 4 results meet in shared
- *    memory and warp 0 merges them the same way. Composites are unique (indices differ),
- *    so ties go to the lower index and the result equals gp_topk of the row.
+ *  - k <= GP_CUDA_TOPK_ROWS_SELECT_K: gp_cuda_topk_rows_select, one read of each row by 1,
+ *    2 or 4 warps (longer rows, more warps). A warp keeps its best 32 * R composites
+ *    (core/topk.h's key, position) sorted across its lanes and the k-th best as a
+ *    threshold; each step the lanes compare 32 elements with it, and the few that beat
+ *    it (a ballot) go into the list one at a time. On random rows almost every element
+ *    costs a comparison alone. The warps of a row meet in shared memory. Composites are
+ *    unique (positions differ), so ties go to the lower position and the result equals
+ *    gp_topk of the row.
  *  - larger k, 4-byte types: each element becomes one 64-bit composite (key << 32 | its
  *    position in the row), unique within the row, the rows are sorted as equal segments
  *    of keys alone (gp_sort_segments) and gp_cuda_topk_rows_composite_gather takes each
@@ -27,142 +28,173 @@ static unsigned gp_tkr_grid(gp_context *ctx, size_t n) {
 
 #define GP_TKR_WARPS 4
 #define GP_TKR_THREADS (GP_TKR_WARPS * 32)
-#define GP_TKR_UNROLL 4
+#define GP_TKR_UNROLL 8
+#define GP_TKR_FULL 0xffffffffu
 
+/* (a, ai) before (b, bi): the smaller key, ties to the lower position */
 template <typename K>
 __device__ __forceinline__ bool gp_tkr_less(K a, unsigned ai, K b, unsigned bi) {
   return a < b || (a == b && ai < bi);
 }
 
-/* (key, idx), better than the list's last, into the sorted list kk/ii of KM */
-template <typename K, int KM>
-__device__ __forceinline__ void gp_tkr_insert(K (&kk)[KM], unsigned (&ii)[KM], K key, unsigned idx) {
-  bool placed = false;
+/* A warp's best 32 * R composites, sorted, lane l holding positions l*R .. l*R + R - 1
+ * (blocked), and the k-th best (position k - 1) in every lane as the threshold a
+ * candidate must beat. */
+template <typename K, int R> struct gp_tkr_list {
+  K key[R];
+  unsigned idx[R];
+  K tk;
+  unsigned ti;
+};
+
+template <typename K, int R> __device__ __forceinline__ void gp_tkr_init(gp_tkr_list<K, R> &L) {
 #pragma unroll
-  for (int j = KM - 1; j > 0; j--) {
-    if (!placed) {
-      if (gp_tkr_less(key, idx, kk[j - 1], ii[j - 1])) {
-        kk[j] = kk[j - 1];
-        ii[j] = ii[j - 1];
-      } else {
-        kk[j] = key;
-        ii[j] = idx;
-        placed = true;
-      }
-    }
+  for (int j = 0; j < R; j++) {
+    L.key[j] = (K)~(K)0;
+    L.idx[j] = 0xffffffffu;
   }
-  if (!placed) {
-    kk[0] = key;
-    ii[0] = idx;
-  }
+  L.tk = (K)~(K)0;
+  L.ti = 0xffffffffu;
 }
 
-template <typename K, int KM>
-__device__ __forceinline__ void gp_tkr_offer(K (&kk)[KM], unsigned (&ii)[KM], K key, unsigned idx) {
-  if (gp_tkr_less(key, idx, kk[KM - 1], ii[KM - 1])) gp_tkr_insert<K, KM>(kk, ii, key, idx);
-}
-
-/* The warp's k best of its lanes' sorted lists, in order, to (ok, oi) by lane 0 (each
- * list loses the heads taken from it). */
-template <typename K, int KM>
-__device__ __forceinline__ void gp_tkr_warp_merge(K (&kk)[KM], unsigned (&ii)[KM], unsigned k,
-                                                  K *ok, unsigned *oi) {
+/* (ck, ci), the same in every lane and better than the threshold, into the list; the
+ * last entry falls off and the threshold (position k - 1) is read again. */
+template <typename K, int R>
+__device__ __forceinline__ void gp_tkr_insert(gp_tkr_list<K, R> &L, K ck, unsigned ci, unsigned k) {
   const unsigned lane = threadIdx.x & 31;
-  for (unsigned j = 0; j < k; j++) {
-    K bk = kk[0];
-    unsigned bi = ii[0];
+  int before = 0;
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-      const K xk = __shfl_xor_sync(0xffffffffu, bk, o);
-      const unsigned xi = __shfl_xor_sync(0xffffffffu, bi, o);
-      if (gp_tkr_less(xk, xi, bk, bi)) {
-        bk = xk;
-        bi = xi;
-      }
-    }
-    if (kk[0] == bk && ii[0] == bi) { /* the owner (or, past the real ones, every lane) */
+  for (int j = 0; j < R; j++) before += gp_tkr_less(L.key[j], L.idx[j], ck, ci);
+  const unsigned pos = __reduce_add_sync(GP_TKR_FULL, (unsigned)before);
+  const K pk = __shfl_up_sync(GP_TKR_FULL, L.key[R - 1], 1);
+  const unsigned pi = __shfl_up_sync(GP_TKR_FULL, L.idx[R - 1], 1);
 #pragma unroll
-      for (int q = 0; q < KM - 1; q++) {
-        kk[q] = kk[q + 1];
-        ii[q] = ii[q + 1];
-      }
-      kk[KM - 1] = (K)~(K)0;
-      ii[KM - 1] = 0xffffffffu;
+  for (int j = R - 1; j >= 0; j--) {
+    const unsigned p = lane * R + (unsigned)j;
+    if (p > pos) {
+      L.key[j] = j ? L.key[j > 0 ? j - 1 : 0] : pk;
+      L.idx[j] = j ? L.idx[j > 0 ? j - 1 : 0] : pi;
+    } else if (p == pos) {
+      L.key[j] = ck;
+      L.idx[j] = ci;
     }
-    if (lane == 0) {
-      ok[j] = bk;
-      oi[j] = bi;
+  }
+  const unsigned ts = (k - 1) % R;
+  K sk = L.key[0];
+  unsigned si = L.idx[0];
+#pragma unroll
+  for (int j = 1; j < R; j++)
+    if ((unsigned)j == ts) {
+      sk = L.key[j];
+      si = L.idx[j];
     }
+  L.tk = __shfl_sync(GP_TKR_FULL, sk, (int)((k - 1) / R));
+  L.ti = __shfl_sync(GP_TKR_FULL, si, (int)((k - 1) / R));
+}
+
+/* Every lane offers one candidate (valid or not); those that beat the threshold go in,
+ * one at a time in lane order, each checked again against the threshold it has moved. */
+template <typename K, int R>
+__device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsigned idx, bool valid,
+                                             unsigned k) {
+  unsigned m = __ballot_sync(GP_TKR_FULL, valid && gp_tkr_less(key, idx, L.tk, L.ti));
+  while (m) {
+    const int src = __ffs(m) - 1;
+    m &= m - 1;
+    const K ck = __shfl_sync(GP_TKR_FULL, key, src);
+    const unsigned ci = __shfl_sync(GP_TKR_FULL, idx, src);
+    if (gp_tkr_less(ck, ci, L.tk, L.ti)) gp_tkr_insert<K, R>(L, ck, ci, k);
   }
 }
 
-template <typename K, int KM>
+/* wpr warps (1, 2 or 4) per row, each over its slice of the row, so a block of 4 warps
+ * takes 4 / wpr rows at a time; the first warp of a row takes the others' lists through
+ * shared memory and writes the row's k values and positions. */
+template <typename K, int R>
 __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
     const K *__restrict__ in, size_t rows, size_t cols, unsigned k, gp_key_class c, int largest,
-    K *values, unsigned long long *indices) {
-  __shared__ K s_key[GP_TKR_WARPS][KM];
-  __shared__ unsigned s_idx[GP_TKR_WARPS][KM];
-  __shared__ K f_key[KM];
-  __shared__ unsigned f_idx[KM];
+    unsigned wpr, K *values, unsigned long long *indices) {
+  __shared__ K s_key[GP_TKR_WARPS][32 * R];
+  __shared__ unsigned s_idx[GP_TKR_WARPS][32 * R];
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (size_t r = blockIdx.x; r < rows; r += gridDim.x) {
+  const unsigned part = warp % wpr, per_block = GP_TKR_WARPS / wpr;
+  const size_t slice = (cols + wpr - 1) / wpr;
+  for (size_t base = (size_t)blockIdx.x * per_block; base < rows; base += (size_t)gridDim.x * per_block) {
+    const size_t r = base + warp / wpr;
+    gp_tkr_list<K, R> L;
+    gp_tkr_init<K, R>(L);
     const K *row = in + r * cols;
-    K kk[KM];
-    unsigned ii[KM];
+    if (r < rows) {
+      const size_t lo = part * slice, hi = lo + slice < cols ? lo + slice : cols;
+      size_t e = lo;
+      for (; e + 32 * GP_TKR_UNROLL <= hi; e += 32 * GP_TKR_UNROLL) {
+        K x[GP_TKR_UNROLL];
 #pragma unroll
-    for (int q = 0; q < KM; q++) {
-      kk[q] = (K)~(K)0;
-      ii[q] = 0xffffffffu;
-    }
-    size_t e = threadIdx.x;
-    for (; e + (GP_TKR_UNROLL - 1) * GP_TKR_THREADS < cols; e += GP_TKR_UNROLL * GP_TKR_THREADS) {
-      K x[GP_TKR_UNROLL];
+        for (int u = 0; u < GP_TKR_UNROLL; u++) x[u] = __ldg(row + e + u * 32 + lane);
 #pragma unroll
-      for (int u = 0; u < GP_TKR_UNROLL; u++) x[u] = __ldg(row + e + u * GP_TKR_THREADS);
-#pragma unroll
-      for (int u = 0; u < GP_TKR_UNROLL; u++)
-        gp_tkr_offer<K, KM>(kk, ii, (K)gp_topk_key((uint64_t)x[u], sizeof(K) == 8, c, largest),
-                            (unsigned)(e + u * GP_TKR_THREADS));
-    }
-    for (; e < cols; e += GP_TKR_THREADS)
-      gp_tkr_offer<K, KM>(kk, ii, (K)gp_topk_key((uint64_t)__ldg(row + e), sizeof(K) == 8, c, largest),
-                          (unsigned)e);
-    gp_tkr_warp_merge<K, KM>(kk, ii, k, s_key[warp], s_idx[warp]);
-    __syncthreads();
-    if (warp == 0) {
-#pragma unroll
-      for (int q = 0; q < KM; q++) {
-        kk[q] = (K)~(K)0;
-        ii[q] = 0xffffffffu;
+        for (int u = 0; u < GP_TKR_UNROLL; u++)
+          gp_tkr_offer<K, R>(L, (K)gp_topk_key((uint64_t)x[u], sizeof(K) == 8, c, largest),
+                             (unsigned)(e + u * 32 + lane), true, k);
       }
-      for (unsigned j = lane; j < GP_TKR_WARPS * k; j += 32) {
-        const unsigned w = j / k, q = j - w * k;
-        gp_tkr_offer<K, KM>(kk, ii, s_key[w][q], s_idx[w][q]);
-      }
-      gp_tkr_warp_merge<K, KM>(kk, ii, k, f_key, f_idx);
-      __syncwarp();
-      for (unsigned j = lane; j < k; j += 32) {
-        const unsigned i = f_idx[j];
-        if (values) values[r * k + j] = row[i];
-        if (indices) indices[r * k + j] = i;
+      for (; e < hi; e += 32) {
+        const size_t i = e + lane;
+        const K x = i < hi ? __ldg(row + i) : (K)0;
+        gp_tkr_offer<K, R>(L, (K)gp_topk_key((uint64_t)x, sizeof(K) == 8, c, largest),
+                           (unsigned)i, i < hi, k);
       }
     }
-    __syncthreads(); /* the shared lists are free for the next row */
+    if (wpr > 1) {
+#pragma unroll
+      for (int j = 0; j < R; j++) {
+        s_key[warp][lane * R + j] = L.key[j];
+        s_idx[warp][lane * R + j] = L.idx[j];
+      }
+      __syncthreads();
+      if (part == 0 && r < rows)
+        for (unsigned w = warp + 1; w < warp + wpr; w++)
+          for (unsigned q = 0; q < k; q += 32) {
+            const unsigned p = q + lane;
+            const bool ok = p < k;
+            gp_tkr_offer<K, R>(L, ok ? s_key[w][p] : (K)~(K)0, ok ? s_idx[w][p] : 0xffffffffu,
+                               ok, k);
+          }
+    }
+    if (part == 0 && r < rows) {
+#pragma unroll
+      for (int j = 0; j < R; j++) {
+        const unsigned p = lane * R + (unsigned)j;
+        if (p < k) {
+          const unsigned i = L.idx[j];
+          if (values) values[r * k + p] = row[i];
+          if (indices) indices[r * k + p] = i;
+        }
+      }
+    }
+    if (wpr > 1) __syncthreads(); /* the shared lists are free for the next rows */
   }
 }
 
-template <typename K, int KM>
+/* warps per row: long rows are split so that enough warps stream the data */
+static unsigned gp_tkr_warps_per_row(size_t rows, size_t cols) {
+  if (cols >= 8192 && rows < 8192) return 4;
+  if (cols >= 2048 && rows < 16384) return 2;
+  return 1;
+}
+
+template <typename K, int R>
 static gp_status gp_tkr_launch(gp_context *ctx, const void *d_in, size_t rows, size_t cols,
                                size_t k, gp_key_class c, int largest, void *d_values,
                                uint64_t *d_indices) {
   int per_sm = 0;
   cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, gp_topk_rows_select_kernel<K, KM>, GP_TKR_THREADS, 0);
+      &per_sm, gp_topk_rows_select_kernel<K, R>, GP_TKR_THREADS, 0);
   if (e != cudaSuccess || per_sm < 1) per_sm = 1;
+  const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
+  const size_t blocks = (rows + GP_TKR_WARPS / wpr - 1) / (GP_TKR_WARPS / wpr);
   const size_t cap = (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) * (size_t)per_sm;
-  const unsigned g = (unsigned)(rows < cap ? rows : cap);
-  gp_topk_rows_select_kernel<K, KM><<<g, GP_TKR_THREADS, 0, (cudaStream_t)ctx->stream>>>(
-      (const K *)d_in, rows, cols, (unsigned)k, c, largest, (K *)d_values,
+  const unsigned g = (unsigned)(blocks < cap ? blocks : cap);
+  gp_topk_rows_select_kernel<K, R><<<g, GP_TKR_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+      (const K *)d_in, rows, cols, (unsigned)k, c, largest, wpr, (K *)d_values,
       (unsigned long long *)d_indices);
   GP_LAUNCH_CHECK(ctx, "gp_topk_rows_select_kernel", g, GP_TKR_THREADS, 0);
   return GP_OK;
@@ -172,9 +204,9 @@ template <typename K>
 static gp_status gp_tkr_dispatch(gp_context *ctx, const void *d_in, size_t rows, size_t cols,
                                  size_t k, gp_key_class c, int largest, void *d_values,
                                  uint64_t *d_indices) {
-  if (k <= 8) return gp_tkr_launch<K, 8>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  if (k <= 16) return gp_tkr_launch<K, 16>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  return gp_tkr_launch<K, 32>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  if (k <= 32) return gp_tkr_launch<K, 1>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  if (k <= 64) return gp_tkr_launch<K, 2>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  return gp_tkr_launch<K, 4>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
 }
 
 extern "C" gp_status gp_cuda_topk_rows_select(gp_context *ctx, gp_dtype type, const void *d_in,
