@@ -36,12 +36,34 @@ static void tr_device(gp_context *gpu, size_t k) {
   free(i2);
 }
 
+static int tr_cmp_f32(const void *a, const void *b) {
+  const float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+/* rows sorted ascending: for the largest, every element beats the ones before it (the
+ * select's batch merges); for the smallest, none after the first few does */
+static void tr_rising(gp_context *gpu, gp_context *cpu) {
+  const size_t rows = 512, cols = 3000;
+  float *x = (float *)malloc(rows * cols * 4);
+  check_seed(9);
+  for (size_t i = 0; i < rows * cols; i++) x[i] = (float)(check_rand64() % 100000) * 0.25f;
+  for (size_t r = 0; r < rows; r++) qsort(x + r * cols, cols, 4, tr_cmp_f32);
+  static const size_t ks[] = {1, 8, 32, 33, 64, 100, 128};
+  for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+    tr_check(gpu, cpu, GP_F32, x, rows, cols, ks[i], GP_DESCENDING);
+    tr_check(gpu, cpu, GP_F32, x, rows, cols, ks[i], GP_ASCENDING);
+  }
+  free(x);
+}
+
 int main(void) {
   gp_context *gpu = check_gpu_context_or_skip("test_topk_rows_gpu");
   gp_context *cpu = check_cpu_context();
   const size_t rows = tr_matrix(gpu, cpu);
   static const size_t dk[] = {8, 32, 37, 64, 100, 128, 129, 300};
   for (size_t i = 0; i < sizeof dk / sizeof dk[0]; i++) tr_device(gpu, dk[i]);
+  tr_rising(gpu, cpu);
   /* the CPU backend agrees on a large shape too (not under GP_TEST_QUICK: sanitizers) */
   if (!getenv("GP_TEST_QUICK")) {
     const size_t rows = 1024, cols = 16384;

@@ -92,12 +92,91 @@ __device__ __forceinline__ void gp_tkr_insert(gp_tkr_list<K, R> &L, K ck, unsign
   L.ti = __shfl_sync(GP_TKR_FULL, si, (int)((k - 1) / R));
 }
 
-/* Every lane offers one candidate (valid or not); those that beat the threshold go in,
- * one at a time in lane order, each checked again against the threshold it has moved. */
+/* Sorted position of x among n (a power of 2) sorted entries: the count before it
+ * (after: ties too). */
+template <typename K, int N, bool AFTER>
+__device__ __forceinline__ unsigned gp_tkr_rank(const K *sk, const unsigned *si, K x, unsigned xi) {
+  unsigned pos = 0;
+#pragma unroll
+  for (unsigned b = N / 2; b > 0; b >>= 1) {
+    const unsigned q = pos + b - 1;
+    if (AFTER ? !gp_tkr_less(x, xi, sk[q], si[q]) : gp_tkr_less(sk[q], si[q], x, xi)) pos += b;
+  }
+  if (AFTER ? !gp_tkr_less(x, xi, sk[pos], si[pos]) : gp_tkr_less(sk[pos], si[pos], x, xi)) pos++;
+  return pos;
+}
+
+/* Many lanes beat the threshold at once (rows that rise: every element a new best): the
+ * 32 candidates (the others as sentinels) are sorted across the warp (bitonic), then
+ * merged with the list by ranks through the warp's shared scratch sk/si (32 * R + 32
+ * entries): an entry's new place is its own plus the count of the other side before it
+ * (list entries first on ties, so places are unique), and places past 32 * R fall off. */
+template <typename K, int R>
+__device__ __forceinline__ void gp_tkr_merge32(gp_tkr_list<K, R> &L, K ck, unsigned ci, unsigned k,
+                                            K *sk, unsigned *si) {
+  const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+  for (unsigned size = 2; size <= 32; size <<= 1)
+#pragma unroll
+    for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
+      const K ok = __shfl_xor_sync(GP_TKR_FULL, ck, stride);
+      const unsigned oi = __shfl_xor_sync(GP_TKR_FULL, ci, stride);
+      const bool up = (lane & size) == 0, low = (lane & stride) == 0;
+      if (low == up ? gp_tkr_less(ok, oi, ck, ci) : gp_tkr_less(ck, ci, ok, oi)) {
+        ck = ok;
+        ci = oi;
+      }
+    }
+  K *ckeys = sk + 32 * R;
+  unsigned *cidx = si + 32 * R;
+#pragma unroll
+  for (int j = 0; j < R; j++) {
+    sk[lane * R + j] = L.key[j];
+    si[lane * R + j] = L.idx[j];
+  }
+  ckeys[lane] = ck;
+  cidx[lane] = ci;
+  __syncwarp();
+  unsigned place[R];
+#pragma unroll
+  for (int j = 0; j < R; j++)
+    place[j] = lane * R + j + gp_tkr_rank<K, 32, false>(ckeys, cidx, L.key[j], L.idx[j]);
+  const unsigned cplace = lane + gp_tkr_rank<K, 32 * R, true>(sk, si, ck, ci);
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < R; j++)
+    if (place[j] < 32 * R) {
+      sk[place[j]] = L.key[j];
+      si[place[j]] = L.idx[j];
+    }
+  if (cplace < 32 * R) {
+    sk[cplace] = ck;
+    si[cplace] = ci;
+  }
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < R; j++) {
+    L.key[j] = sk[lane * R + j];
+    L.idx[j] = si[lane * R + j];
+  }
+  L.tk = sk[k - 1];
+  L.ti = si[k - 1];
+  __syncwarp(); /* the scratch is read before anything writes it again */
+}
+
+/* Every lane offers one candidate (valid or not); those that beat the threshold go in:
+ * one at a time in lane order, each checked again against the threshold it has moved, or
+ * GP_TKR_BATCH or more at once by gp_tkr_merge32. */
+#define GP_TKR_BATCH 8
 template <typename K, int R>
 __device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsigned idx, bool valid,
-                                             unsigned k) {
-  unsigned m = __ballot_sync(GP_TKR_FULL, valid && gp_tkr_less(key, idx, L.tk, L.ti));
+                                             unsigned k, K *sk, unsigned *si) {
+  const bool pass = valid && gp_tkr_less(key, idx, L.tk, L.ti);
+  unsigned m = __ballot_sync(GP_TKR_FULL, pass);
+  if (__popc(m) >= GP_TKR_BATCH) {
+    gp_tkr_merge32<K, R>(L, pass ? key : (K)~(K)0, pass ? idx : 0xffffffffu, k, sk, si);
+    return;
+  }
   while (m) {
     const int src = __ffs(m) - 1;
     m &= m - 1;
@@ -114,8 +193,8 @@ template <typename K, int R>
 __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
     const K *__restrict__ in, size_t rows, size_t cols, unsigned k, gp_key_class c, int largest,
     unsigned wpr, K *values, unsigned long long *indices) {
-  __shared__ K s_key[GP_TKR_WARPS][32 * R];
-  __shared__ unsigned s_idx[GP_TKR_WARPS][32 * R];
+  __shared__ K s_key[GP_TKR_WARPS][32 * R + 32]; /* a warp's list, then the batch scratch */
+  __shared__ unsigned s_idx[GP_TKR_WARPS][32 * R + 32];
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const unsigned part = warp % wpr, per_block = GP_TKR_WARPS / wpr;
   const size_t slice = (cols + wpr - 1) / wpr;
@@ -131,16 +210,19 @@ __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
         K x[GP_TKR_UNROLL];
 #pragma unroll
         for (int u = 0; u < GP_TKR_UNROLL; u++) x[u] = __ldg(row + e + u * 32 + lane);
+#pragma unroll 1 /* one copy of the offer (and its batch merge): x shifts down instead */
+        for (int u = 0; u < GP_TKR_UNROLL; u++) {
+          gp_tkr_offer<K, R>(L, (K)gp_topk_key((uint64_t)x[0], sizeof(K) == 8, c, largest),
+                             (unsigned)(e + u * 32 + lane), true, k, s_key[warp], s_idx[warp]);
 #pragma unroll
-        for (int u = 0; u < GP_TKR_UNROLL; u++)
-          gp_tkr_offer<K, R>(L, (K)gp_topk_key((uint64_t)x[u], sizeof(K) == 8, c, largest),
-                             (unsigned)(e + u * 32 + lane), true, k);
+          for (int q = 0; q < GP_TKR_UNROLL - 1; q++) x[q] = x[q + 1];
+        }
       }
       for (; e < hi; e += 32) {
         const size_t i = e + lane;
         const K x = i < hi ? __ldg(row + i) : (K)0;
         gp_tkr_offer<K, R>(L, (K)gp_topk_key((uint64_t)x, sizeof(K) == 8, c, largest),
-                           (unsigned)i, i < hi, k);
+                           (unsigned)i, i < hi, k, s_key[warp], s_idx[warp]);
       }
     }
     if (wpr > 1) {
@@ -156,7 +238,7 @@ __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
             const unsigned p = q + lane;
             const bool ok = p < k;
             gp_tkr_offer<K, R>(L, ok ? s_key[w][p] : (K)~(K)0, ok ? s_idx[w][p] : 0xffffffffu,
-                               ok, k);
+                               ok, k, s_key[warp], s_idx[warp]);
           }
     }
     if (part == 0 && r < rows) {
