@@ -3,7 +3,8 @@
  *    2 or 4 warps (longer rows, more warps). A warp keeps its best 32 * R composites
  *    (core/topk.h's key, position) sorted across its lanes and the k-th best as a
  *    threshold; each step the lanes compare 32 elements with it, and the few that beat
- *    it (a ballot) go into the list one at a time. On random rows almost every element
+ *    it (a ballot) go into the list one at a time, or as a sorted batch merged by ranks
+ *    when 8 or more pass at once (rising rows). On random rows almost every element
  *    costs a comparison alone. The warps of a row meet in shared memory. Composites are
  *    unique (positions differ), so ties go to the lower position and the result equals
  *    gp_topk of the row.
