@@ -10,6 +10,10 @@
 # in 230 s at -j 10 (the CPU suites slow each other); a ctest killed by `timeout` leaves
 # its tests running, so run any CPU benchmark (bench/numpy_cpu.py) BEFORE the tests, or
 # in a call of its own, never right after a cut CTest run.
+# Device budget (fifth session): the lease counts held time, not the command's wall time
+# (each cold start, and the idle time before the machine goes back, count too): five
+# calls of 145-340 s took the whole 1800 s. Plan on ~4 calls a session, the last one the
+# whole suite (~250 s at -j 4 with carried binaries, -E cli_install).
 # python: pytest alone with -rs, so the log shows every skip and its reason (CTest's
 # python_pytest only says passed); on the GPU machine no torch/CuPy/JAX test may skip.
 #   scripts/gpu_verify.sh [build] [test] [force] [python] [sanitize] [dist] [large] [ncu]
