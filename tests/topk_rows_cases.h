@@ -1,8 +1,8 @@
 /* gp_topk_rows cases shared by test_topk_rows (CPU) and test_topk_rows_gpu: every dtype
  * and order, rows of 1 .. 9000 elements (CUDA splits the long ones over 2 or 4 warps), k
  * from 1 to the whole row (CUDA's select lists of 32, 64 and 128 and the sorts above),
- * data with many ties (and NaN, -0, inf for floats); each call's rows checked against gp_topk of that row
- * alone on the reference (CPU) context, bit for bit. */
+ * data with many ties (and NaN, -0, inf for floats); each call's rows checked against
+ * gp_topk of that row alone on the reference (CPU) context, bit for bit. */
 #ifndef GP_TEST_TOPK_ROWS_CASES_H
 #define GP_TEST_TOPK_ROWS_CASES_H
 #include "check.h"
