@@ -1,6 +1,7 @@
 """python -m gpuprims.plot FILE.json [MORE.json ...] -o FILE.png: draws a benchmark
 JSON (the CLI harness's --json, python -m gpuprims.bench --json, or
-bench/numpy_cpu.py --json) with matplotlib. Harness files: one panel per case (or
+bench/numpy_cpu.py --json), or the text table of a `gpuprims bench` run (read by
+gpuprims.bench_text), with matplotlib. Harness files: one panel per case (or
 --one-panel), time (or throughput) against n on log axes, one line per implementation
 and dtype, so the peers sit side by side; a case measured at one n becomes a bar chart.
 bench/numpy_cpu.py and bench/cli_files.py files: grouped horizontal bars, gpuprims
@@ -82,9 +83,21 @@ def normalize(doc):
     return doc
 
 
-def load_rows(path, cases=None, tag=None, dtypes=None, notes=None):
+def load_doc(path):
+    """A benchmark JSON, or the text table a `gpuprims bench` run printed."""
     with open(path) as f:
-        doc = normalize(json.load(f))
+        text = f.read()
+    if text.lstrip().startswith("{"):
+        return json.loads(text)
+    from gpuprims.bench_text import parse
+    doc = parse(text, path)
+    if not doc["rows"]:
+        raise SystemExit("%s is neither a benchmark JSON nor a gpuprims bench table" % path)
+    return doc
+
+
+def load_rows(path, cases=None, tag=None, dtypes=None, notes=None):
+    doc = normalize(load_doc(path))
     rows = [r for r in doc.get("rows", []) if r.get("ok")]
     if cases:
         rows = [r for r in rows if any(r["case"].startswith(c) for c in cases)]
@@ -315,7 +328,8 @@ def draw(doc, rows, out, y="time", title=None, one_panel=False, x="n", cols=None
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m gpuprims.plot", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("json", nargs="+", help="one or more benchmark JSON files")
+    p.add_argument("json", nargs="+", help="one or more benchmark JSON files (or bench "
+                   "text tables)")
     p.add_argument("-o", "--out", required=True, help="image to write (.png, .svg)")
     p.add_argument("--y", default="time",
                    help="comma list of time|throughput|gbs|ratio (a panel each); time is "

@@ -103,3 +103,61 @@ def test_plot_numpy_cpu_host_and_sweeps(tmp_path):
                                                                "old gpuprims f32"]
     assert plot.main(sweep + ["-o", str(png), "--x", "len", "--y", "time,ratio", "--tags",
                               "new,old", "--peers-once"]) == 0
+
+
+_BENCH_TEXT = """\
+# gpuprims 0.1.0 (cuda + cpu) -- bench reduce -- 2026-11-29T16:13:41Z
+# device: NVIDIA H200, 132 SMs, compute capability 9.0, SM clock 1980 MHz
+# peak bandwidth: measured read 4378.2 GB/s, copy 4030.1 GB/s, theoretical 4814.3 GB/s (read = 91% of it)
+# method: L2 flushed before each sample, 2 warm-up run(s)
+impl      case                             dtype        n      bytes samples    GPU time   noise    elem/s      GB/s  %peak ratio          note
+gpuprims  reduce sum auto                  f32       2^18   1.00 MiB    3004     6.18 us   3.29%    42.45G     169.8   3.9% 1.155x cub      (time cap)
+cub       reduce sum                       f32       2^18   1.00 MiB    3000     7.14 us  26.00%    36.70G     146.8   3.4% -               (time cap)
+gpuprims  reduce sum two-phase 64 blocks   f32       2^24  64.00 MiB      10   408.64 us   0.25%    41.06G     164.2   3.7% -              removes per-block partials (4.3)
+gpuprims  reduce sum interleaved           f32       2^28   1.00 GiB      10    2.604 ms   0.01%   103.10G     412.4   9.4% -              baseline (4.1)
+gpuprims  sort_segments_offsets            u32       2^24 128.00 MiB FAILED: the run failed (see above)
+"""
+
+
+def test_bench_text_reads_a_bench_table(tmp_path):
+    """A kept text table becomes the --json document; plot reads the text directly."""
+    from gpuprims import bench_text
+    doc = bench_text.parse(_BENCH_TEXT, "run.txt")
+    assert doc["suite"] == "reduce" and doc["date"] == "2026-11-29T16:13:41Z"
+    assert doc["device"]["name"] == "NVIDIA H200" and doc["device"]["sm_count"] == 132
+    assert doc["device"]["peak_read_gbs"] == 4378.2
+    rows = doc["rows"]
+    assert [r["impl"] for r in rows] == ["gpuprims", "cub", "gpuprims", "gpuprims", "gpuprims"]
+    first = rows[0]
+    assert first["case"] == "reduce sum auto" and first["n"] == 1 << 18
+    assert first["bytes"] == 1 << 20 and first["samples"] == 3004
+    assert first["median_s"] == pytest.approx(6.18e-6) and first["noise"] == pytest.approx(0.0329)
+    assert first["elem_per_s"] == pytest.approx(42.45e9) and first["gbs"] == 169.8
+    assert first["ratio"] == 1.155 and first["ratio_to"] == "cub" and first["time_capped"]
+    assert "ratio" not in rows[1] and rows[1]["note"] == ""
+    assert rows[2]["case"] == "reduce sum two-phase 64 blocks" and not rows[2]["time_capped"]
+    assert rows[2]["note"] == "removes per-block partials (4.3)"
+    assert rows[3]["median_s"] == pytest.approx(2.604e-3) and rows[3]["bytes"] == 1 << 30
+    assert rows[4]["ok"] is False and rows[4]["note"].startswith("FAILED")
+    src = tmp_path / "run.txt"
+    src.write_text(_BENCH_TEXT)
+    out = tmp_path / "run.json"
+    assert bench_text.main([str(src), "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["rows"] == rows
+    _, kept = plot.load_rows(str(src), ["reduce sum"])
+    assert len(kept) == 4  # the failed row is dropped, as plot drops any not ok
+    empty = tmp_path / "empty.txt"
+    empty.write_text("no table here\n")
+    with pytest.raises(SystemExit):
+        bench_text.main([str(empty)])
+    with pytest.raises(SystemExit):
+        plot.load_rows(str(empty))
+
+
+def test_plot_draws_a_bench_text_table(tmp_path):
+    pytest.importorskip("matplotlib")
+    src = tmp_path / "run.txt"
+    src.write_text(_BENCH_TEXT)
+    png = tmp_path / "run.png"
+    assert plot.main([str(src), "-o", str(png), "--one-panel", "--y", "gbs"]) == 0
+    assert png.stat().st_size > 0
