@@ -5,7 +5,8 @@ turned into the JSON that --json writes, so that `python -m gpuprims.plot` can d
 Only what the text holds comes over: per row impl, case, dtype, n, bytes, samples, the
 median time, noise, throughputs, the ratio and its peer, the note ("(time cap)" sets
 time_capped); the header's device, date and method line. Rows that failed are kept with
-ok = false. `python -m gpuprims.plot` also reads such text files directly.
+ok = false. The chapter's Tables 6.18 and 6.19 (`bench sort --seed-tables`) become rows
+of impl "this machine" and "seed (the chapter)", case "Table 6.1x <what>", times only. `python -m gpuprims.plot` also reads such text files directly.
 """
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ _ROW = re.compile(
 _HEAD = re.compile(r"^# gpuprims (?P<ver>.+?) -- bench (?P<suite>\S+) -- (?P<date>\S+)")
 _DEV = re.compile(r"^# device: (?P<name>.+?), (?P<sms>\d+) SMs, compute capability "
                   r"(?P<cc>[\d.]+), SM clock (?P<clk>\d+) MHz")
+_SEED_TABLE = re.compile(r"^(?P<table>Table 6\.\d+): .*\(n = (?P<n>[\d^]+)")
+_SEED_ROW = re.compile(r"^\s+(?P<name>CPU qsort|CPU serial bitonic \(Program 6\.17\)|"
+                       r"GPU bitonic \(Program 6\.19\))\s+(?P<ours>[\d.]+) ms\s+(?P<seed>[\d.]+)$")
 _PEAK = re.compile(r"^# peak bandwidth: measured read (?P<read>[\d.]+) GB/s, copy "
                    r"(?P<copy>[\d.]+) GB/s, theoretical (?P<theo>[\d.]+) GB/s")
 
@@ -39,8 +43,21 @@ def parse(text, source=""):
     """The rows and header of a bench run's text, in the --json document's shape."""
     doc = {"suite": "", "command": "(from the text of %s)" % source if source else "",
            "date": "", "gpuprims_version": "", "device": {}, "method": {}, "rows": []}
+    table = None  # `bench sort --seed-tables`: the chapter's Tables 6.18 and 6.19
     for line in text.splitlines():
         line = line.rstrip()
+        m = _SEED_TABLE.match(line)
+        if m:
+            table = (m["table"], _n(m["n"]))
+            continue
+        m = _SEED_ROW.match(line)
+        if m and table:
+            for impl, ms in (("this machine", m["ours"]), ("seed (the chapter)", m["seed"])):
+                doc["rows"].append({"impl": impl, "case": "%s %s" % (table[0], m["name"]),
+                                    "dtype": "i32", "n": table[1], "bytes": 4 * table[1],
+                                    "elements": table[1], "ok": True,
+                                    "median_s": float(ms) * 1e-3, "note": ""})
+            continue
         m = _HEAD.match(line)
         if m:
             if not doc["suite"]:

@@ -161,3 +161,25 @@ def test_plot_draws_a_bench_text_table(tmp_path):
     png = tmp_path / "run.png"
     assert plot.main([str(src), "-o", str(png), "--one-panel", "--y", "gbs"]) == 0
     assert png.stat().st_size > 0
+
+
+def test_bench_text_reads_the_seed_tables():
+    from gpuprims import bench_text
+    text = """Table 6.18: small list (n = 2048 int32)
+                                       this machine      seed (ms)
+  CPU qsort                               0.1587 ms          0.116
+  GPU bitonic (Program 6.19)              0.0192 ms          0.128
+
+Table 6.19: large list (n = 2^21 = 2,097,152 int32)
+  CPU serial bitonic (Program 6.17)     751.3659 ms       3710.000
+"""
+    rows = bench_text.parse(text)["rows"]
+    assert [(r["impl"], r["case"], r["n"]) for r in rows] == [
+        ("this machine", "Table 6.18 CPU qsort", 2048),
+        ("seed (the chapter)", "Table 6.18 CPU qsort", 2048),
+        ("this machine", "Table 6.18 GPU bitonic (Program 6.19)", 2048),
+        ("seed (the chapter)", "Table 6.18 GPU bitonic (Program 6.19)", 2048),
+        ("this machine", "Table 6.19 CPU serial bitonic (Program 6.17)", 1 << 21),
+        ("seed (the chapter)", "Table 6.19 CPU serial bitonic (Program 6.17)", 1 << 21)]
+    assert rows[0]["median_s"] == pytest.approx(0.1587e-3)
+    assert rows[5]["median_s"] == pytest.approx(3.71)
