@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # On the GPU machine: the rows top-k select kernel (src/cuda/reduce/topk_rows.cu) under
-# Nsight Compute, to split the Python call's time (342-366 us for 16384 x 1024 f32, k = 8,
-# H200, 2026-12-01) into the kernel and the rest: its duration, occupancy, DRAM
-# throughput and instructions on the first launches of `gpuprims.bench --suites
-# topk_rows` (the 16384 x 1024, k = 8 case comes first). Written for the next session
-# with device time; it has not run yet. Uses gpubin.tar.xz when present.
+# Nsight Compute, to split a Python call's time into the kernel and the rest: its
+# duration, occupancy, DRAM throughput and instructions on the first launches of
+# `gpuprims.bench --suites topk_rows` (the 16384 x 1024, k = 8 case comes first). Ran in
+# the fifth session (H200, 2026-12-01): 155.0 us for the block-per-row kernel, 69.9 us
+# for the warp select (docs/perf/runs/2026-12-01-h200-s5-{bench,topk2}/ncu_topk_rows.txt).
+# Uses gpubin.tar.xz when present.
 # Usage: scripts/profile_topk_rows.sh   (writes $OUT/ncu_topk_rows.txt)
 set -u -o pipefail
 OUT=${OUT:-$PWD/out}
