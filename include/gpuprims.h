@@ -257,8 +257,9 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
  * uploaded (the call then waits before returning). GPU: segments of up to 32
  * keys take a warp each, up to 256 a 64-thread block each, up to one tile (6144 4-byte
  * / 4608 8-byte keys) a 384-thread block each, larger ones the device-wide radix sort
- * one after another (workspace sized for the largest). Deterministic; same bits as the
- * CPU backend. */
+ * one after another (workspace sized for the largest) or, with 4-byte keys and 16 or
+ * more of them, all in one sort of 64-bit (segment, key) composites (workspace about
+ * n * (16 + value size) bytes). Deterministic; same bits as the CPU backend. */
 gp_status gp_sort_segments_offsets(gp_context *ctx, gp_dtype key_type, void *keys,
                                    const uint64_t *offsets, size_t nseg, gp_order order);
 /* As gp_sort_segments_offsets, values (of value_type) moving with their keys, stable. */

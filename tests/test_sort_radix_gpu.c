@@ -293,6 +293,26 @@ static void check_offsets_suite(void) {
   free(off);
   free(sz);
 
+  /* many segments above one tile between small ones: 4-byte keys sort those together as
+     composites of segment and key (radix.cu, GP_RX_SEG_COMPOSITE_MIN); 8-byte keys one by
+     one */
+  {
+    const size_t nl = quick ? 18 : 40;
+    size_t *ls = malloc(2 * nl * sizeof *ls);
+    for (size_t i = 0; i < nl; i++) {
+      ls[2 * i] = T + 1 + check_rand64() % (quick ? T : 3 * T);
+      ls[2 * i + 1] = check_rand64() % 300;
+    }
+    off = offsets_of(ls, 2 * nl, 3);
+    check_offsets("many-large", GP_U32, GP_U32, off, 2 * nl, GP_ASCENDING, SC_RANDOM, 0);
+    check_offsets("many-large", GP_F32, -1, off, 2 * nl, GP_DESCENDING, SC_SPECIAL, 1);
+    check_offsets("many-large", GP_I32, GP_U64, off, 2 * nl, GP_DESCENDING, SC_FEW, 0);
+    check_offsets("many-large", GP_F32, GP_I64, off, 2 * nl, GP_ASCENDING, SC_FEW, 1);
+    check_offsets("many-large", GP_U64, GP_U32, off, 2 * nl, GP_ASCENDING, SC_RANDOM, 0);
+    free(off);
+    free(ls);
+  }
+
   /* large segments on both sides of the small-shape boundary, the larger first: the
      scratch of the smaller one is the bigger (test_radix_scratch) */
   if (!quick) {

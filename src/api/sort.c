@@ -259,7 +259,7 @@ static gp_status cuda_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb, 
   int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
   int stage_v = vb && gp_mem_kind_of(ctx, values) == GP_MEM_HOST;
   int stage_o = gp_mem_kind_of(ctx, offsets) == GP_MEM_HOST;
-  size_t scratch = gp_cuda_radix_segments_scratch(kt, vb, sum);
+  size_t scratch = gp_cuda_radix_segments_scratch(kt, vb, nseg, sum);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;

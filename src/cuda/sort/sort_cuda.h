@@ -50,9 +50,10 @@ gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype key_type, const void *
  * decrease (first_bad, UINT64_MAX if none; then nothing else is filled), n =
  * offsets[nseg], the segments per size class, and in *large (malloc'd, NULL when
  * none; the caller frees it) begin and end of each segment above one tile. Segments
- * of up to one tile take a warp or a block each; the larger ones the device-wide sort
- * one after another, so scratch holds gp_cuda_radix_segments_scratch bytes (the
- * largest one's). d_offsets: the offsets in device memory. */
+ * of up to one tile take a warp or a block each; the larger ones the device-wide sort,
+ * one after another, or (4-byte keys, 16 or more of them) all at once as composites of
+ * segment and key; scratch holds gp_cuda_radix_segments_scratch bytes. d_offsets: the
+ * offsets in device memory. */
 typedef struct gp_cuda_seg_summary {
   uint64_t first_bad, n;
   uint64_t counts[5]; /* segments of 2..32 keys, ..256, ..2048, ..one tile, above a tile */
@@ -61,7 +62,7 @@ typedef struct gp_cuda_seg_summary {
 gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, const uint64_t *offsets,
                                   int on_device, size_t nseg, gp_cuda_seg_summary *summary,
                                   uint64_t **large);
-size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
+size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes, size_t nseg,
                                       const gp_cuda_seg_summary *summary);
 gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype key_type, void *keys,
                                  int value_bytes, void *values, const uint64_t *d_offsets,
