@@ -989,7 +989,13 @@ static gp_status rx_segments_composite(gp_context *ctx, uint32_t *keys, V *value
                                        const uint64_t *d_off, size_t nseg, const uint64_t *large,
                                        u64 nlarge,
                                        gp_key_class kind, int desc, char *scratch) {
-  const u64 lo = large[0], hi = large[2 * (nlarge - 1) + 1], n = hi - lo;
+  /* (device offsets list the large segments in the order their summary's atomics took) */
+  u64 lo = large[0], hi = large[1];
+  for (u64 i = 1; i < nlarge; i++) {
+    if (large[2 * i] < lo) lo = large[2 * i];
+    if (large[2 * i + 1] > hi) hi = large[2 * i + 1];
+  }
+  const u64 n = hi - lo;
   u64 *comp = (u64 *)scratch;
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   const int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
