@@ -494,6 +494,9 @@ int main(void) {
       }
     check_argsort((gp_dtype)kt, GP_U32, SC_EQUAL, 3 * T, GP_ASCENDING, 0); /* no active pass */
     check_argsort((gp_dtype)kt, GP_U64, SC_FEW, quick ? 2 * T : 100000, GP_DESCENDING, 1);
+    /* 4-byte keys up to 2^16 take the bitonic sort of composites, above it the radix */
+    check_argsort((gp_dtype)kt, GP_U32, SC_FEW, (size_t)1 << 16, GP_DESCENDING, 1);
+    check_argsort((gp_dtype)kt, GP_U64, kt % RX_NPAT, ((size_t)1 << 16) + 1, GP_ASCENDING, 0);
   }
 
   check_offsets_suite();

@@ -518,45 +518,67 @@ rx_segsort(rx_seg_args a) {
   }
 }
 
-/* Segments of 2 .. 32 keys: one warp each, one key per lane, a bitonic network with
- * shuffles over (key, input position) pairs, which are all distinct: ties go by
- * position, so the result is the stable sort's. Lanes past the segment hold the largest
- * key and later positions, so they sort last. */
+/* Segments of 2 .. 32 keys: a warp sorts GP_RX_WARP_SEGS of them at once, one key of
+ * each per lane, by bitonic networks with shuffles over (key, input position) pairs,
+ * which are all distinct: ties go by position, so the result is the stable sort's.
+ * Lanes past a segment hold the largest key and later positions, so they sort last.
+ * The segments' offsets arrive in one load and their keys in independent loads, and
+ * the networks interleave: a warp per segment left each warp waiting on two dependent
+ * memory latencies for one 32-key network. */
 template <typename K, typename V, bool PV>
 __global__ void __launch_bounds__(GP_RX_WARP_THREADS)
 rx_warpsort(rx_seg_args a) {
+  constexpr int S = GP_RX_WARP_SEGS;
   const unsigned lane = threadIdx.x & 31;
-  const u64 first = ((u64)blockIdx.x * GP_RX_WARP_THREADS + threadIdx.x) >> 5;
-  const u64 nwarps = (u64)gridDim.x * (GP_RX_WARP_THREADS / 32);
-  for (u64 seg = first; seg < a.nseg; seg += nwarps) {
-    const u64 begin = a.offsets ? a.offsets[seg] : 0;
-    const u64 size = (a.offsets ? a.offsets[seg + 1] : a.n) - begin;
-    if (size < 2 || size > 32) continue; /* warp-uniform */
-    const bool ok = lane < size;
-    K k = ok ? gp_key_enc(((const K *)a.kin)[begin + lane], a.kind, a.desc) : (K)~(K)0;
-    V v = (V)0;
-    if (PV && ok) v = a.vin ? ((const V *)a.vin)[begin + lane] : (V)(begin + lane);
-    unsigned p = lane;
+  const u64 first = (((u64)blockIdx.x * GP_RX_WARP_THREADS + threadIdx.x) >> 5) * S;
+  const u64 stride = (u64)gridDim.x * (GP_RX_WARP_THREADS / 32) * S;
+  for (u64 seg0 = first; seg0 < a.nseg; seg0 += stride) {
+    u64 o = 0; /* lane j <= S: offsets[seg0 + j], clamped to the last */
+    if (lane <= S) {
+      const u64 j = seg0 + lane < a.nseg ? seg0 + lane : a.nseg;
+      o = a.offsets ? a.offsets[j] : j ? a.n : 0;
+    }
+    u64 begin[S];
+    unsigned size[S];
+    K k[S];
+    V v[S];
+    unsigned p[S];
+#pragma unroll
+    for (int s = 0; s < S; s++) {
+      begin[s] = __shfl_sync(0xFFFFFFFFu, o, s);
+      const u64 sz = __shfl_sync(0xFFFFFFFFu, o, s + 1) - begin[s];
+      size[s] = sz >= 2 && sz <= 32 ? (unsigned)sz : 0; /* 0: another class sorts it */
+      const bool ok = lane < size[s];
+      k[s] = ok ? gp_key_enc(((const K *)a.kin)[begin[s] + lane], a.kind, a.desc) : (K)~(K)0;
+      v[s] = (V)0;
+      if (PV && ok) v[s] = a.vin ? ((const V *)a.vin)[begin[s] + lane] : (V)(begin[s] + lane);
+      p[s] = lane;
+    }
 #pragma unroll
     for (unsigned blk = 2; blk <= 32; blk <<= 1)
 #pragma unroll
       for (unsigned st = blk >> 1; st > 0; st >>= 1) {
-        const K ko = __shfl_xor_sync(0xFFFFFFFFu, k, st);
-        const unsigned po = __shfl_xor_sync(0xFFFFFFFFu, p, st);
-        V vo = (V)0;
-        if (PV) vo = __shfl_xor_sync(0xFFFFFFFFu, v, st);
-        const bool other_less = ko < k || (ko == k && po < p);
         const bool want_min = ((lane & st) == 0) == ((lane & blk) == 0);
-        if (want_min == other_less) {
-          k = ko;
-          p = po;
-          v = vo;
+#pragma unroll
+        for (int s = 0; s < S; s++) {
+          const K ko = __shfl_xor_sync(0xFFFFFFFFu, k[s], st);
+          const unsigned po = __shfl_xor_sync(0xFFFFFFFFu, p[s], st);
+          V vo = (V)0;
+          if (PV) vo = __shfl_xor_sync(0xFFFFFFFFu, v[s], st);
+          const bool other_less = ko < k[s] || (ko == k[s] && po < p[s]);
+          if (want_min == other_less) {
+            k[s] = ko;
+            p[s] = po;
+            v[s] = vo;
+          }
         }
       }
-    if (ok) {
-      if (a.kout) ((K *)a.kout)[begin + lane] = gp_key_dec(k, a.kind, a.desc);
-      if (PV) ((V *)a.vout)[begin + lane] = v;
-    }
+#pragma unroll
+    for (int s = 0; s < S; s++)
+      if (lane < size[s]) {
+        if (a.kout) ((K *)a.kout)[begin[s] + lane] = gp_key_dec(k[s], a.kind, a.desc);
+        if (PV) ((V *)a.vout)[begin[s] + lane] = v[s];
+      }
   }
 }
 
@@ -615,8 +637,16 @@ extern "C" size_t gp_cuda_radix_scratch_upto(gp_dtype key_type, int value_bytes,
   return a > b ? a : b;
 }
 
+/* Argsorts of 4-byte keys up to 2^GP_RX_ARGSORT_BITONIC_LOG2 sort (encoded key << 32 |
+ * index) composites with the bitonic sort: they are all distinct, so their order is the
+ * stable one. */
+static bool rx_argsort_bitonic(size_t kb, size_t n) {
+  return kb == 4 && n >= 2 && n <= ((size_t)1 << GP_RX_ARGSORT_BITONIC_LOG2);
+}
+
 extern "C" size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_bytes, size_t n) {
   const size_t kb = gp_dtype_size(key_type);
+  if (rx_argsort_bitonic(kb, n)) return n * sizeof(u64);
   if (n <= 1 || rx_fits_block(kb, n)) return 0;
   return rx_align(n * kb) + rx_layout(kb, index_bytes, n).end;
 }
@@ -665,7 +695,7 @@ template <typename K> __host__ __device__ static int rx_class(u64 size) {
 template <typename K, typename V, bool PV>
 static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t counts[RX_NCLASS]) {
   if (counts[RX_WARP]) {
-    const u64 per = GP_RX_WARP_THREADS / 32;
+    const u64 per = GP_RX_WARP_THREADS / 32 * GP_RX_WARP_SEGS;
     u64 blocks = (a.nseg + per - 1) / per;
     if (blocks > (1u << 30)) blocks = 1u << 30;
     rx_warpsort<K, V, PV><<<(unsigned)blocks, GP_RX_WARP_THREADS, 0, (cudaStream_t)ctx->stream>>>(a);
@@ -783,6 +813,33 @@ extern "C" gp_status gp_cuda_radix_sort(gp_context *ctx, gp_dtype kt, void *keys
   return rx_sort_t<u64, u64, true>(ctx, kt, keys, values, n, desc, scratch);
 }
 
+__global__ void rx_arg_compose(const uint32_t *__restrict__ keys, u64 n, gp_key_class kind,
+                               int desc, u64 *comp) {
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+    comp[i] = (u64)gp_key32_enc(keys[i], kind, desc) << 32 | i;
+}
+
+template <typename V>
+__global__ void rx_arg_extract(const u64 *__restrict__ comp, u64 n, V *idx) {
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x)
+    idx[i] = (V)(uint32_t)comp[i];
+}
+
+template <typename V>
+static gp_status rx_argsort_composite(gp_context *ctx, gp_dtype kt, const void *keys, void *idx,
+                                      u64 n, int desc, void *scratch) {
+  const cudaStream_t st = (cudaStream_t)ctx->stream;
+  u64 *comp = (u64 *)scratch;
+  const unsigned g = (unsigned)((n + 255) / 256);
+  rx_arg_compose<<<g, 256, 0, st>>>((const uint32_t *)keys, n, gp_key_class_of(kt), desc, comp);
+  GP_LAUNCH_CHECK(ctx, "rx_arg_compose", g, 256, 0);
+  gp_status s = gp_cuda_bitonic_sort(ctx, GP_U64, comp, 0, NULL, 1, n, 0);
+  if (s) return s;
+  rx_arg_extract<V><<<g, 256, 0, st>>>(comp, n, (V *)idx);
+  GP_LAUNCH_CHECK(ctx, "rx_arg_extract", g, 256, 0);
+  return GP_OK;
+}
+
 template <typename K, typename V>
 static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, void *idx, u64 n,
                               int desc, void *scratch) {
@@ -808,6 +865,9 @@ extern "C" gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype kt, const v
     else GP_CUDA_TRY(ctx, cudaMemsetAsync(indices, 0, 8, (cudaStream_t)ctx->stream));
     return GP_OK;
   }
+  if (rx_argsort_bitonic(gp_dtype_size(kt), n))
+    return index_bytes == 4 ? rx_argsort_composite<uint32_t>(ctx, kt, keys, indices, n, desc, scratch)
+                            : rx_argsort_composite<u64>(ctx, kt, keys, indices, n, desc, scratch);
   if (gp_dtype_size(kt) == 4) {
     if (index_bytes == 4) return rx_argsort_t<uint32_t, uint32_t>(ctx, kt, keys, indices, n, desc, scratch);
     return rx_argsort_t<uint32_t, u64>(ctx, kt, keys, indices, n, desc, scratch);
@@ -830,8 +890,11 @@ struct rx_summary {
 template <typename K>
 __global__ void __launch_bounds__(256)
 rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
+  __shared__ unsigned long long counts[RX_NCLASS];
   const unsigned lane = threadIdx.x & 31;
   const u64 stride = (u64)gridDim.x * blockDim.x;
+  if (threadIdx.x < RX_NCLASS) counts[threadIdx.x] = 0;
+  __syncthreads();
   /* warp-uniform trips: the ballots below need every lane */
   for (u64 base = (u64)blockIdx.x * blockDim.x + (threadIdx.x - lane); base < nseg; base += stride) {
     const u64 i = base + lane;
@@ -847,13 +910,17 @@ rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
         atomicMax(&s->max_large, e - b);
       }
     }
-    /* one atomic per warp and class */
+    /* a shared-memory atomic per warp and class, a global one per block and class (a
+       global atomic per warp on the same five words serialized 2^15 warps in L2) */
 #pragma unroll
     for (int c = 0; c < RX_NCLASS; c++) {
       const unsigned m = __ballot_sync(0xFFFFFFFFu, cls == c);
-      if (lane == 0 && m) atomicAdd(&s->counts[c], (u64)__popc(m));
+      if (lane == 0 && m) atomicAdd(&counts[c], (unsigned long long)__popc(m));
     }
   }
+  __syncthreads();
+  if (threadIdx.x < RX_NCLASS && counts[threadIdx.x])
+    atomicAdd(&s->counts[threadIdx.x], (u64)counts[threadIdx.x]);
   if (blockIdx.x == 0 && threadIdx.x == 0) s->n = off[nseg];
 }
 

@@ -79,6 +79,10 @@
 #ifndef GP_RX_WARP_THREADS
 #define GP_RX_WARP_THREADS 256
 #endif
+/* segments a warp sorts at once (their loads and networks interleave) */
+#ifndef GP_RX_WARP_SEGS
+#define GP_RX_WARP_SEGS 4
+#endif
 #ifndef GP_RX_SMALL_THREADS
 #define GP_RX_SMALL_THREADS 64
 #endif
@@ -97,6 +101,12 @@
    above. To be measured: `gpuprims bench sort --algo radix` against `--algo bitonic`
    at 2^14 .. 2^20 for u32 and u64 keys. Pairs always take radix (bitonic pairs are
    not stable). */
+/* gp_argsort of 4-byte keys up to 2^GP_RX_ARGSORT_BITONIC_LOG2 keys: the bitonic sort of
+   (key << 32 | index) composites (radix.cu); 0 turns it off */
+#ifndef GP_RX_ARGSORT_BITONIC_LOG2
+#define GP_RX_ARGSORT_BITONIC_LOG2 16
+#endif
+
 #ifndef GP_RX_AUTO_LOG2_KEYS
 #define GP_RX_AUTO_LOG2_KEYS 16
 #endif
