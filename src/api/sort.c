@@ -74,13 +74,21 @@ static gp_status reserve(gp_context *ctx, const gp_ws_layout *lay, void **ws, co
   return s;
 }
 
-/* GPU AUTO: pairs always by radix (the bitonic network is not stable); keys alone by
-   bitonic for segments and for single sorts up to the measured crossover. */
+/* GPU AUTO: pairs by radix (the bitonic network is not stable) past use_composite's
+   sizes; keys alone by bitonic for segments and for single sorts up to the measured
+   crossover. */
 static int use_radix(size_t n, size_t seg, int vb, gp_sort_algo algo) {
   if (algo == GP_SORT_RADIX) return 1;
   if (algo != GP_SORT_AUTO) return 0;
   if (vb) return seg == n;
   return seg == n && n > ((size_t)1 << GP_RX_AUTO_LOG2_KEYS);
+}
+
+/* GPU AUTO: stable pairs of 4-byte keys up to the measured crossover by the bitonic sort
+   of (key, index) composites (one-block radix sorts are slow from 2^13 to 2^16) */
+static int use_composite(size_t kb, size_t n, size_t seg, int vb, gp_sort_algo algo) {
+  return algo == GP_SORT_AUTO && vb && kb == 4 && seg == n && n >= 2 &&
+         n <= ((size_t)1 << GP_RX_PAIRS_BITONIC_LOG2);
 }
 
 static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
@@ -93,11 +101,13 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   /* managed memory is sorted where it is, but the host may read it on return */
   const int wait = kk == GP_MEM_MANAGED || kv == GP_MEM_MANAGED;
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
-  int radix = use_radix(n, seg, vb, algo);
+  const int comp = use_composite(kb, n, seg, vb, algo);
+  int radix = !comp && use_radix(n, seg, vb, algo);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;
   size_t scratch = seed    ? gp_cuda_bitonic_seed_scratch(kt, n)
+                   : comp  ? gp_cuda_composite_pairs_scratch(vb, n)
                    : radix ? gp_cuda_radix_scratch(kt, vb, n)
                            : 0;
   size_t os_ = scratch ? gp_ws_add(&lay, scratch) : 0;
@@ -114,6 +124,8 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   if (stage_v && (s = gp_stage_in(ctx, dv, values, n * (size_t)vb))) return s;
   if (seed)
     s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, sc);
+  else if (comp)
+    s = gp_cuda_composite_pairs(ctx, kt, dk, vb, dv, n, desc, sc);
   else if (radix)
     s = gp_cuda_radix_sort(ctx, kt, dk, vb, dv, n, desc, sc);
   else

@@ -16,9 +16,10 @@
  *                 run is written contiguously
  *   rx_fixup      copies the other buffer back when an odd pass count ended there
  * Segments (and single sorts) of up to one tile take one read and one write: up to 32
- * keys a warp each (rx_warpsort, a shuffle network on (key, position)), larger ones a
+ * keys four lanes each (rx_warpsort, a bitonic network in registers), larger ones a
  * block each (rx_segsort: the same stable ranking, every pass in shared memory).
- * Segments above a tile take the device-wide sort one after another; rx_summarize
+ * Segments above a tile take the device-wide sort: of 4-byte keys, when there are many,
+ * all together as (segment, key) composites; otherwise one after another. rx_summarize
  * checks device-resident offsets and lists those segments for the host.
  *
  * Keys are read raw and encoded in registers at every pass (a few ALU operations), so
@@ -440,7 +441,7 @@ __global__ void rx_fixup(rx_sweep_args a) {
   }
 }
 
-/* ---- one warp or one block per segment ------------------------------------------------ */
+/* ---- four lanes or one block per segment ------------------------------------------------ */
 struct rx_seg_args {
   const void *kin, *vin; /* vin NULL with values: iota (global index) */
   void *kout, *vout;     /* kout NULL: keys not written (argsort) */
@@ -518,67 +519,120 @@ rx_segsort(rx_seg_args a) {
   }
 }
 
-/* Segments of 2 .. 32 keys: a warp sorts GP_RX_WARP_SEGS of them at once, one key of
- * each per lane, by bitonic networks with shuffles over (key, input position) pairs,
- * which are all distinct: ties go by position, so the result is the stable sort's.
- * Lanes past a segment hold the largest key and later positions, so they sort last.
- * The segments' offsets arrive in one load and their keys in independent loads, and
- * the networks interleave: a warp per segment left each warp waiting on two dependent
- * memory latencies for one 32-key network. */
+/* Segments of 2 .. 32 keys: four lanes each (a warp takes eight), eight keys a lane in
+ * registers: element e of a segment is slot e % 8 of the segment's lane e / 8. A bitonic
+ * network with every comparator ascending (each merge of blocks of 2^L opens with the
+ * mirror stage e vs e ^ (2^L - 1)): the stages on bits 0..2 of e run in registers, the
+ * three on bits 3 and 4 exchange a lane's eight keys with its partner lane's. (A warp
+ * per segment, a key a lane, spent 30 shuffles per segment and was issue-bound.)
+ * Keys alone compare as keys (equal keys are the same bits); with values they compare as
+ * (key, input position), all distinct, so the result is the stable sort's. Elements past
+ * a segment hold the largest key and later positions, so they sort last. */
+template <typename K, typename V, bool PV>
+__device__ __forceinline__ void rx_ws_cx(K &ka, K &kb, unsigned &pa, unsigned &pb, V &va, V &vb) {
+  if (PV) {
+    const bool sw = kb < ka || (kb == ka && pb < pa);
+    const K k0 = sw ? kb : ka, k1 = sw ? ka : kb;
+    const unsigned p0 = sw ? pb : pa, p1 = sw ? pa : pb;
+    const V v0 = sw ? vb : va, v1 = sw ? va : vb;
+    ka = k0; kb = k1; pa = p0; pb = p1; va = v0; vb = v1;
+  } else {
+    const K lo = min(ka, kb), hi = max(ka, kb);
+    ka = lo;
+    kb = hi;
+  }
+}
+
+/* in registers: slots c vs c ^ (2^(B+1) - 1) (mirror) or c vs c | 2^B, bit B of c clear */
+template <int B, bool MIRROR, typename K, typename V, bool PV>
+__device__ __forceinline__ void rx_ws_reg(K (&k)[8], unsigned (&p)[8], V (&v)[8]) {
+#pragma unroll
+  for (int c = 0; c < 8; c++)
+    if (!(c & (1 << B))) {
+      const int d = MIRROR ? c ^ ((2 << B) - 1) : c | (1 << B);
+      rx_ws_cx<K, V, PV>(k[c], k[d], p[c], p[d], v[c], v[d]);
+    }
+}
+
+/* across lanes: slot c against slot c ^ FLIP of lane ^ X; the lower lane keeps the least */
+template <unsigned X, int FLIP, typename K, typename V, bool PV>
+__device__ __forceinline__ void rx_ws_lanes(K (&k)[8], unsigned (&p)[8], V (&v)[8], bool lower) {
+  K ko[8];
+  unsigned po[8];
+  V vo[8];
+#pragma unroll
+  for (int c = 0; c < 8; c++) {
+    ko[c] = __shfl_xor_sync(0xFFFFFFFFu, k[c ^ FLIP], X);
+    if (PV) {
+      po[c] = __shfl_xor_sync(0xFFFFFFFFu, p[c ^ FLIP], X);
+      vo[c] = __shfl_xor_sync(0xFFFFFFFFu, v[c ^ FLIP], X);
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < 8; c++) {
+    if (PV) {
+      const bool other_less = ko[c] < k[c] || (ko[c] == k[c] && po[c] < p[c]);
+      if (other_less == lower) {
+        k[c] = ko[c];
+        p[c] = po[c];
+        v[c] = vo[c];
+      }
+    } else {
+      k[c] = lower ? min(k[c], ko[c]) : max(k[c], ko[c]);
+    }
+  }
+}
+
 template <typename K, typename V, bool PV>
 __global__ void __launch_bounds__(GP_RX_WARP_THREADS)
 rx_warpsort(rx_seg_args a) {
-  constexpr int S = GP_RX_WARP_SEGS;
-  const unsigned lane = threadIdx.x & 31;
-  const u64 first = (((u64)blockIdx.x * GP_RX_WARP_THREADS + threadIdx.x) >> 5) * S;
-  const u64 stride = (u64)gridDim.x * (GP_RX_WARP_THREADS / 32) * S;
+  const unsigned lane = threadIdx.x & 31, g = lane & 3;
+  const u64 first = (((u64)blockIdx.x * GP_RX_WARP_THREADS + threadIdx.x) >> 5) * 8;
+  const u64 stride = (u64)gridDim.x * (GP_RX_WARP_THREADS / 32) * 8;
   for (u64 seg0 = first; seg0 < a.nseg; seg0 += stride) {
-    u64 o = 0; /* lane j <= S: offsets[seg0 + j], clamped to the last */
-    if (lane <= S) {
+    u64 o = 0; /* lane j <= 8: offsets[seg0 + j], clamped to the last */
+    if (lane <= 8) {
       const u64 j = seg0 + lane < a.nseg ? seg0 + lane : a.nseg;
       o = a.offsets ? a.offsets[j] : j ? a.n : 0;
     }
-    u64 begin[S];
-    unsigned size[S];
-    K k[S];
-    V v[S];
-    unsigned p[S];
+    const u64 begin = __shfl_sync(0xFFFFFFFFu, o, lane >> 2);
+    const u64 sz = __shfl_sync(0xFFFFFFFFu, o, (lane >> 2) + 1) - begin;
+    const unsigned size = sz >= 2 && sz <= 32 ? (unsigned)sz : 0; /* 0: another class sorts it */
+    K k[8];
+    unsigned p[8];
+    V v[8];
 #pragma unroll
-    for (int s = 0; s < S; s++) {
-      begin[s] = __shfl_sync(0xFFFFFFFFu, o, s);
-      const u64 sz = __shfl_sync(0xFFFFFFFFu, o, s + 1) - begin[s];
-      size[s] = sz >= 2 && sz <= 32 ? (unsigned)sz : 0; /* 0: another class sorts it */
-      const bool ok = lane < size[s];
-      k[s] = ok ? gp_key_enc(((const K *)a.kin)[begin[s] + lane], a.kind, a.desc) : (K)~(K)0;
-      v[s] = (V)0;
-      if (PV && ok) v[s] = a.vin ? ((const V *)a.vin)[begin[s] + lane] : (V)(begin[s] + lane);
-      p[s] = lane;
+    for (int c = 0; c < 8; c++) {
+      const unsigned e = g * 8 + c;
+      const bool ok = e < size;
+      k[c] = ok ? gp_key_enc(((const K *)a.kin)[begin + e], a.kind, a.desc) : (K)~(K)0;
+      p[c] = e;
+      v[c] = (V)0;
+      if (PV && ok) v[c] = a.vin ? ((const V *)a.vin)[begin + e] : (V)(begin + e);
     }
+    rx_ws_reg<0, true, K, V, PV>(k, p, v); /* blocks of 2 */
+    rx_ws_reg<1, true, K, V, PV>(k, p, v); /* of 4 */
+    rx_ws_reg<0, false, K, V, PV>(k, p, v);
+    rx_ws_reg<2, true, K, V, PV>(k, p, v); /* of 8 */
+    rx_ws_reg<1, false, K, V, PV>(k, p, v);
+    rx_ws_reg<0, false, K, V, PV>(k, p, v);
+    rx_ws_lanes<1, 7, K, V, PV>(k, p, v, !(g & 1)); /* of 16: e vs e ^ 15 */
+    rx_ws_reg<2, false, K, V, PV>(k, p, v);
+    rx_ws_reg<1, false, K, V, PV>(k, p, v);
+    rx_ws_reg<0, false, K, V, PV>(k, p, v);
+    rx_ws_lanes<3, 7, K, V, PV>(k, p, v, !(g & 2)); /* of 32: e vs e ^ 31 */
+    rx_ws_lanes<1, 0, K, V, PV>(k, p, v, !(g & 1)); /* e vs e ^ 8 */
+    rx_ws_reg<2, false, K, V, PV>(k, p, v);
+    rx_ws_reg<1, false, K, V, PV>(k, p, v);
+    rx_ws_reg<0, false, K, V, PV>(k, p, v);
 #pragma unroll
-    for (unsigned blk = 2; blk <= 32; blk <<= 1)
-#pragma unroll
-      for (unsigned st = blk >> 1; st > 0; st >>= 1) {
-        const bool want_min = ((lane & st) == 0) == ((lane & blk) == 0);
-#pragma unroll
-        for (int s = 0; s < S; s++) {
-          const K ko = __shfl_xor_sync(0xFFFFFFFFu, k[s], st);
-          const unsigned po = __shfl_xor_sync(0xFFFFFFFFu, p[s], st);
-          V vo = (V)0;
-          if (PV) vo = __shfl_xor_sync(0xFFFFFFFFu, v[s], st);
-          const bool other_less = ko < k[s] || (ko == k[s] && po < p[s]);
-          if (want_min == other_less) {
-            k[s] = ko;
-            p[s] = po;
-            v[s] = vo;
-          }
-        }
+    for (int c = 0; c < 8; c++) {
+      const unsigned e = g * 8 + c;
+      if (e < size) {
+        if (a.kout) ((K *)a.kout)[begin + e] = gp_key_dec(k[c], a.kind, a.desc);
+        if (PV) ((V *)a.vout)[begin + e] = v[c];
       }
-#pragma unroll
-    for (int s = 0; s < S; s++)
-      if (lane < size[s]) {
-        if (a.kout) ((K *)a.kout)[begin[s] + lane] = gp_key_dec(k[s], a.kind, a.desc);
-        if (PV) ((V *)a.vout)[begin[s] + lane] = v[s];
-      }
+    }
   }
 }
 
@@ -674,7 +728,7 @@ static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblock
   return GP_OK;
 }
 
-/* The size classes of segments: RX_WARP of 2 .. 32 keys (a warp each), RX_SMALL up to
+/* The size classes of segments: RX_WARP of 2 .. 32 keys (four lanes each), RX_SMALL up to
  * the small block, RX_MID up to the middle block, RX_TILE up to the one-sweep tile (a
  * block each), RX_LARGE above a tile (the device-wide sort). */
 enum { RX_WARP, RX_SMALL, RX_MID, RX_TILE, RX_LARGE, RX_NCLASS };
@@ -695,7 +749,7 @@ template <typename K> __host__ __device__ static int rx_class(u64 size) {
 template <typename K, typename V, bool PV>
 static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t counts[RX_NCLASS]) {
   if (counts[RX_WARP]) {
-    const u64 per = GP_RX_WARP_THREADS / 32 * GP_RX_WARP_SEGS;
+    const u64 per = GP_RX_WARP_THREADS / 32 * 8;
     u64 blocks = (a.nseg + per - 1) / per;
     if (blocks > (1u << 30)) blocks = 1u << 30;
     rx_warpsort<K, V, PV><<<(unsigned)blocks, GP_RX_WARP_THREADS, 0, (cudaStream_t)ctx->stream>>>(a);
@@ -837,6 +891,43 @@ static gp_status rx_argsort_composite(gp_context *ctx, gp_dtype kt, const void *
   if (s) return s;
   rx_arg_extract<V><<<g, 256, 0, st>>>(comp, n, (V *)idx);
   GP_LAUNCH_CHECK(ctx, "rx_arg_extract", g, 256, 0);
+  return GP_OK;
+}
+
+template <typename V>
+__global__ void rx_pair_extract(const u64 *__restrict__ comp, u64 n, gp_key_class kind, int desc,
+                                const V *__restrict__ vcopy, uint32_t *keys, V *vals) {
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (u64)gridDim.x * blockDim.x) {
+    const u64 c = comp[i];
+    keys[i] = gp_key32_dec((uint32_t)(c >> 32), kind, desc);
+    vals[i] = vcopy[(uint32_t)c];
+  }
+}
+
+extern "C" size_t gp_cuda_composite_pairs_scratch(int value_bytes, size_t n) {
+  return rx_align(n * sizeof(u64)) + n * (size_t)value_bytes;
+}
+
+extern "C" gp_status gp_cuda_composite_pairs(gp_context *ctx, gp_dtype kt, void *keys, int vb,
+                                             void *values, size_t n, int desc, void *scratch) {
+  if (n <= 1) return GP_OK;
+  const cudaStream_t st = (cudaStream_t)ctx->stream;
+  const gp_key_class kind = gp_key_class_of(kt);
+  u64 *comp = (u64 *)scratch;
+  void *vcopy = (char *)scratch + rx_align(n * sizeof(u64));
+  const unsigned g = (unsigned)((n + 255) / 256);
+  rx_arg_compose<<<g, 256, 0, st>>>((const uint32_t *)keys, n, kind, desc, comp);
+  GP_LAUNCH_CHECK(ctx, "rx_arg_compose", g, 256, 0);
+  GP_CUDA_TRY(ctx, cudaMemcpyAsync(vcopy, values, n * (size_t)vb, cudaMemcpyDeviceToDevice, st));
+  gp_status s = gp_cuda_bitonic_sort(ctx, GP_U64, comp, 0, NULL, 1, n, 0);
+  if (s) return s;
+  if (vb == 4)
+    rx_pair_extract<uint32_t><<<g, 256, 0, st>>>(comp, n, kind, desc, (const uint32_t *)vcopy,
+                                                 (uint32_t *)keys, (uint32_t *)values);
+  else
+    rx_pair_extract<u64><<<g, 256, 0, st>>>(comp, n, kind, desc, (const u64 *)vcopy,
+                                            (uint32_t *)keys, (u64 *)values);
+  GP_LAUNCH_CHECK(ctx, "rx_pair_extract", g, 256, 0);
   return GP_OK;
 }
 

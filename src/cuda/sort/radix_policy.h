@@ -68,7 +68,7 @@
 #define GP_RX_HIST_BLOCKS_PER_SM 4
 #endif
 
-/* segments (and single sorts) of up to 32 keys take one warp each (blocks of
+/* segments (and single sorts) of up to 32 keys take four lanes each (blocks of
    GP_RX_WARP_THREADS); up to GP_RX_SMALL_THREADS x GP_RX_SMALL_ITEMS keys a small block
    each, up to GP_RX_MID_THREADS x GP_RX_MID_ITEMS a middle block each, up to the
    one-sweep tile a full block each (in shared memory); larger ones the device-wide
@@ -78,10 +78,6 @@
    2026-12-01). */
 #ifndef GP_RX_WARP_THREADS
 #define GP_RX_WARP_THREADS 256
-#endif
-/* segments a warp sorts at once (their loads and networks interleave) */
-#ifndef GP_RX_WARP_SEGS
-#define GP_RX_WARP_SEGS 4
 #endif
 #ifndef GP_RX_SMALL_THREADS
 #define GP_RX_SMALL_THREADS 64
@@ -105,6 +101,12 @@
    (key << 32 | index) composites (radix.cu); 0 turns it off */
 #ifndef GP_RX_ARGSORT_BITONIC_LOG2
 #define GP_RX_ARGSORT_BITONIC_LOG2 16
+#endif
+
+/* AUTO's stable pairs of 4-byte keys up to 2^GP_RX_PAIRS_BITONIC_LOG2 keys: the same
+   composites, values gathered after (src/api/sort.c); 0 turns it off */
+#ifndef GP_RX_PAIRS_BITONIC_LOG2
+#define GP_RX_PAIRS_BITONIC_LOG2 16
 #endif
 
 #ifndef GP_RX_AUTO_LOG2_KEYS

@@ -32,6 +32,12 @@ gp_status gp_cuda_bitonic_seed_sort(gp_context *ctx, gp_dtype key_type, void *ke
  * value_bytes (0, 4 or 8) moving along. `scratch` must hold
  * gp_cuda_radix_scratch(key_type, value_bytes, n) bytes (0 when n fits one block). */
 size_t gp_cuda_radix_scratch(gp_dtype key_type, int value_bytes, size_t n);
+/* Stable pairs of 4-byte keys (n < 2^32): the bitonic sort of (encoded key << 32 |
+ * index) composites, then the keys decoded and the values gathered from a copy in
+ * `scratch` (gp_cuda_composite_pairs_scratch(value_bytes, n) bytes). */
+size_t gp_cuda_composite_pairs_scratch(int value_bytes, size_t n);
+gp_status gp_cuda_composite_pairs(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
+                                  void *values, size_t n, int desc, void *scratch);
 /* Scratch enough for any one sort of at most n keys (not monotone in n: see radix.cu). */
 size_t gp_cuda_radix_scratch_upto(gp_dtype key_type, int value_bytes, size_t n);
 gp_status gp_cuda_radix_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
