@@ -729,19 +729,28 @@ static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblock
 }
 
 /* The size classes of segments: RX_WARP of 2 .. 32 keys (four lanes each), RX_SMALL up to
- * the small block, RX_MID up to the middle block, RX_TILE up to the one-sweep tile (a
- * block each), RX_LARGE above a tile (the device-wide sort). */
-enum { RX_WARP, RX_SMALL, RX_MID, RX_TILE, RX_LARGE, RX_NCLASS };
+ * the small block, RX_MID up to the middle block, RX_BIG up to the big block (1024
+ * threads), RX_TILE up to the one-sweep tile (a block each), RX_LARGE above a tile (the
+ * device-wide sort). */
+enum { RX_WARP, RX_SMALL, RX_MID, RX_BIG, RX_TILE, RX_LARGE, RX_NCLASS };
 constexpr unsigned RX_SMALL_MAX = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
 constexpr unsigned RX_MID_MAX = GP_RX_MID_THREADS * GP_RX_MID_ITEMS;
+template <typename K> __host__ __device__ constexpr int rx_big_items() {
+  return sizeof(K) == 4 ? GP_RX_BIG_ITEMS4 : GP_RX_BIG_ITEMS8;
+}
+template <typename K> __host__ __device__ constexpr unsigned rx_big_max() {
+  return (unsigned)GP_RX_BIG_THREADS * rx_big_items<K>();
+}
 static_assert(RX_SMALL_MAX > 32 && RX_MID_MAX > RX_SMALL_MAX, "size classes must grow");
-static_assert(RX_MID_MAX < (unsigned)GP_RX_THREADS * GP_RX_ITEMS8, "the middle block is below a tile");
+static_assert(rx_big_max<uint32_t>() > RX_MID_MAX && rx_big_max<u64>() > RX_MID_MAX &&
+                  rx_big_max<uint32_t>() < rx_tile<uint32_t>() && rx_big_max<u64>() < rx_tile<u64>(),
+              "the big block is between the middle block and a tile");
 static_assert(sizeof(((gp_cuda_seg_summary *)0)->counts) == RX_NCLASS * sizeof(uint64_t),
               "gp_cuda_seg_summary.counts: one per size class");
 
 template <typename K> __host__ __device__ static int rx_class(u64 size) {
   return size <= 32 ? RX_WARP : size <= RX_SMALL_MAX ? RX_SMALL : size <= RX_MID_MAX ? RX_MID
-         : size <= rx_tile<K>() ? RX_TILE : RX_LARGE;
+         : size <= rx_big_max<K>() ? RX_BIG : size <= rx_tile<K>() ? RX_TILE : RX_LARGE;
 }
 
 /* Segments of up to one tile: a launch per size class with segments, each a grid over
@@ -765,6 +774,10 @@ static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t 
   s = rx_launch_seg<GP_RX_MID_THREADS, GP_RX_MID_ITEMS, K, V, PV>(ctx, a, counts[RX_MID] ? a.nseg : 0);
   if (s) return s;
   a.min_size = RX_MID_MAX + 1;
+  a.max_size = rx_big_max<K>();
+  s = rx_launch_seg<GP_RX_BIG_THREADS, rx_big_items<K>(), K, V, PV>(ctx, a, counts[RX_BIG] ? a.nseg : 0);
+  if (s) return s;
+  a.min_size = rx_big_max<K>() + 1;
   a.max_size = rx_tile<K>();
   return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, counts[RX_TILE] ? a.nseg : 0);
 }

@@ -85,6 +85,18 @@
 #ifndef GP_RX_SMALL_ITEMS
 #define GP_RX_SMALL_ITEMS 4
 #endif
+/* the big block: 1024 threads with few keys each, so sorts of 2^12 .. 2^13 keys do not
+   take the full tile's 28 keys a thread (one block of 384 x 28 sorted 2^12 keys in 43 us,
+   of 256 x 8 2^11 in 11 us: H200, 2026-12-02, docs/perf/sort.md) */
+#ifndef GP_RX_BIG_THREADS
+#define GP_RX_BIG_THREADS 1024
+#endif
+#ifndef GP_RX_BIG_ITEMS4
+#define GP_RX_BIG_ITEMS4 8
+#endif
+#ifndef GP_RX_BIG_ITEMS8
+#define GP_RX_BIG_ITEMS8 4
+#endif
 #ifndef GP_RX_MID_THREADS
 #define GP_RX_MID_THREADS 256
 #endif
@@ -100,13 +112,13 @@
 /* gp_argsort of 4-byte keys up to 2^GP_RX_ARGSORT_BITONIC_LOG2 keys: the bitonic sort of
    (key << 32 | index) composites (radix.cu); 0 turns it off */
 #ifndef GP_RX_ARGSORT_BITONIC_LOG2
-#define GP_RX_ARGSORT_BITONIC_LOG2 16
+#define GP_RX_ARGSORT_BITONIC_LOG2 12
 #endif
 
 /* AUTO's stable pairs of 4-byte keys up to 2^GP_RX_PAIRS_BITONIC_LOG2 keys: the same
    composites, values gathered after (src/api/sort.c); 0 turns it off */
 #ifndef GP_RX_PAIRS_BITONIC_LOG2
-#define GP_RX_PAIRS_BITONIC_LOG2 16
+#define GP_RX_PAIRS_BITONIC_LOG2 12
 #endif
 
 #ifndef GP_RX_AUTO_LOG2_KEYS

@@ -62,7 +62,8 @@ gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype key_type, const void *
  * offsets in device memory. */
 typedef struct gp_cuda_seg_summary {
   uint64_t first_bad, n;
-  uint64_t counts[5]; /* segments of 2..32 keys, ..256, ..2048, ..one tile, above a tile */
+  uint64_t counts[6]; /* segments of 2..32 keys, ..256, ..2048, ..the big block, ..one
+                         tile, above a tile (radix.cu's size classes) */
   uint64_t max_large, nlarge;
 } gp_cuda_seg_summary;
 gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, const uint64_t *offsets,
