@@ -475,8 +475,8 @@ int main(void) {
     /* AUTO: pairs are stable on every path */
     cmp_sort((gp_dtype)kt, GP_U32, SC_FEW, 1000, GP_ASCENDING, GP_SORT_AUTO, 0);
     cmp_sort((gp_dtype)kt, GP_U64, SC_EQUAL, quick ? 3 * T : 70000, GP_DESCENDING, GP_SORT_AUTO, 0);
-    /* AUTO pairs of 4-byte keys up to 2^16 sort (key, index) composites by bitonic */
-    const size_t csz[] = {2, 31, 300, 4097, (size_t)1 << 16, ((size_t)1 << 16) + 1};
+    /* AUTO pairs of 4-byte keys from 2049 to 2^16 sort (key, index) composites by bitonic */
+    const size_t csz[] = {2, 300, 2048, 2049, 4097, (size_t)1 << 16, ((size_t)1 << 16) + 1};
     for (size_t i = 0; i < sizeof csz / sizeof csz[0]; i++)
       for (int v = 1; v < 3; v++)
         cmp_sort((gp_dtype)kt, vts[v], (int)((i + (size_t)v + (size_t)kt) % RX_NPAT), csz[i],

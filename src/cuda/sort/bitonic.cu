@@ -38,6 +38,12 @@
 
 typedef unsigned long long u64;
 
+/* 1: the cluster kernel of 8-byte keys unrolled as the 4-byte one (slower: see
+   bs_smem_sort_rolled); for A/B builds */
+#ifndef GP_BS_UNROLL8
+#define GP_BS_UNROLL8 0
+#endif
+
 
 /* ---- compare-exchange: the smaller key to a ---------------------------------------- */
 template <typename K, typename V, bool PV>
@@ -189,6 +195,33 @@ template <int LOGI, int LOGF, typename K, typename V, bool PV>
 __device__ __forceinline__ void bs_smem_sort_tile(K *sk, V *sv, unsigned logP) {
   if (logP >= (unsigned)LOGF) bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, LOGF);
   else bs_smem_sort<LOGI, LOGF, K, V, PV>(sk, sv, logP);
+}
+
+/* bs_smem_sort with its rounds in rolled loops (windows and slot offsets computed at run
+ * time): a fraction of the code. The cluster kernel of 8-byte keys takes it: unrolled,
+ * its warps spent 72% of their cycles waiting on instruction fetch (ncu, u64 keys at
+ * 2^13: 59 us for a sort that 4-byte keys finish in 10). */
+template <int LOGI, int LOGF, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_smem_sort_rolled(K *sk, V *sv, unsigned Lend) {
+  constexpr int I = 1 << LOGI;
+  const unsigned t = threadIdx.x;
+  {
+    K k[I];
+    V v[I];
+    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, false);
+#pragma unroll
+    for (int L = 1; L <= LOGI; L++) {
+      if ((unsigned)L > Lend) break;
+#pragma unroll
+      for (int b = L - 1; b >= 0; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b, k, v, b == L - 1);
+    }
+    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, true);
+    __syncthreads();
+  }
+#pragma unroll 1
+  for (int L = LOGI + 1; L <= LOGF && (unsigned)L <= Lend; L++)
+#pragma unroll 1
+    for (int top = L - 1; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, L, top);
 }
 
 struct bs_args {

@@ -89,9 +89,20 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
     if (PV) sv[s] = ok ? gv[i] : (V)0;
   }
   __syncthreads();
-  bs_smem_sort_tile<LOGI, LOGF, K, V, PV>(sk, sv, a.logP);
-
-  if constexpr (!PV) {
+  if constexpr (sizeof(K) == 8 && !GP_BS_UNROLL8) {
+    /* rolled (bs_smem_sort_rolled): the unrolled code of 8-byte keys thrashes the
+       instruction cache */
+    bs_smem_sort_rolled<LOGI, LOGF, K, V, PV>(sk, sv, a.logP < (unsigned)LOGF ? a.logP : (unsigned)LOGF);
+#pragma unroll 1
+    for (int L = LOGF + 1; L <= (int)a.logP; L++) {
+      int top = L - 1;
+#pragma unroll 1
+      for (; top >= LOGF; top -= LOGI) bs_cluster_round<LOGI, LOGF, K, V, PV>(cl, sk, sv, tc, L, top);
+#pragma unroll 1
+      for (; top >= 0; top -= LOGI) bs_round<LOGI, K, V, PV>(sk, sv, t, LOGF + 1, top);
+    }
+  } else if constexpr (!PV) {
+    bs_smem_sort_tile<LOGI, LOGF, K, V, PV>(sk, sv, a.logP);
     /* the levels above the tile (at most 4: 16 blocks), unrolled so that every window is
        a constant; logP only cuts them short. Windows holding a block bit (top >= LOGF)
        are cluster rounds, the ones below rounds in the block's own tile. */
@@ -106,6 +117,7 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
         bs_round<LOGI, K, V, PV>(sk, sv, t, LOGF + 1, top);
     }
   } else {
+    bs_smem_sort_tile<LOGI, LOGF, K, V, PV>(sk, sv, a.logP);
     /* with values the unrolled form spills (8-byte types): the same rounds, rolled */
     for (int L = LOGF + 1; L <= (int)a.logP; L++) {
       int top = L - 1;

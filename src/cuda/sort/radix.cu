@@ -691,11 +691,12 @@ extern "C" size_t gp_cuda_radix_scratch_upto(gp_dtype key_type, int value_bytes,
   return a > b ? a : b;
 }
 
-/* Argsorts of 4-byte keys up to 2^GP_RX_ARGSORT_BITONIC_LOG2 sort (encoded key << 32 |
- * index) composites with the bitonic sort: they are all distinct, so their order is the
- * stable one. */
+/* Argsorts of 4-byte keys above the middle block and up to 2^GP_RX_ARGSORT_BITONIC_LOG2
+ * sort (encoded key << 32 | index) composites with the bitonic sort: they are all
+ * distinct, so their order is the stable one. */
 static bool rx_argsort_bitonic(size_t kb, size_t n) {
-  return kb == 4 && n >= 2 && n <= ((size_t)1 << GP_RX_ARGSORT_BITONIC_LOG2);
+  return kb == 4 && n > (size_t)GP_RX_MID_THREADS * GP_RX_MID_ITEMS &&
+         n <= ((size_t)1 << GP_RX_ARGSORT_BITONIC_LOG2);
 }
 
 extern "C" size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_bytes, size_t n) {

@@ -106,23 +106,19 @@
 
 /* AUTO (src/api/sort.c): keys alone go to bitonic up to 2^GP_RX_AUTO_LOG2_KEYS keys
    (bitonic's cluster sort measured 2.3x CUB at 2^16, docs/perf/sort.md), radix
-   above. To be measured: `gpuprims bench sort --algo radix` against `--algo bitonic`
-   at 2^14 .. 2^20 for u32 and u64 keys. Pairs always take radix (bitonic pairs are
-   not stable). */
-/* gp_argsort of 4-byte keys up to 2^GP_RX_ARGSORT_BITONIC_LOG2 keys: the bitonic sort of
-   (key << 32 | index) composites (radix.cu); 0 turns it off */
-#ifndef GP_RX_ARGSORT_BITONIC_LOG2
-#define GP_RX_ARGSORT_BITONIC_LOG2 12
-#endif
-
-/* AUTO's stable pairs of 4-byte keys up to 2^GP_RX_PAIRS_BITONIC_LOG2 keys: the same
-   composites, values gathered after (src/api/sort.c); 0 turns it off */
-#ifndef GP_RX_PAIRS_BITONIC_LOG2
-#define GP_RX_PAIRS_BITONIC_LOG2 12
-#endif
-
+   above. Pairs (stable) take radix, except 4-byte keys from above the middle block up
+   to 2^GP_RX_PAIRS_BITONIC_LOG2: the bitonic sort of (key << 32 | index) composites,
+   which are distinct, so their order is the stable one; values are gathered after.
+   gp_argsort of 4-byte keys the same up to 2^GP_RX_ARGSORT_BITONIC_LOG2 (radix.cu).
+   0 turns either off. */
 #ifndef GP_RX_AUTO_LOG2_KEYS
 #define GP_RX_AUTO_LOG2_KEYS 16
+#endif
+#ifndef GP_RX_PAIRS_BITONIC_LOG2
+#define GP_RX_PAIRS_BITONIC_LOG2 16
+#endif
+#ifndef GP_RX_ARGSORT_BITONIC_LOG2
+#define GP_RX_ARGSORT_BITONIC_LOG2 16
 #endif
 
 #endif
