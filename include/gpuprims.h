@@ -210,10 +210,10 @@ gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
 
 /* Sorts n keys in place. Floats sort in the total order
  * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN (descending reverses it).
- *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys, GP_SORT_RADIX above (a
- *    crossover still to be measured per key size, docs/perf/sort.md). The CPU backend
- *    always runs its stable radix sort (except GP_SORT_BITONIC_SEED).
- *  - GP_SORT_RADIX above one tile (6144 4-byte or 4608 8-byte keys) uses device
+ *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys, GP_SORT_RADIX above
+ *    (docs/perf/sort.md). The CPU backend always runs its stable radix sort (except
+ *    GP_SORT_BITONIC_SEED).
+ *  - GP_SORT_RADIX above one tile (10752 4-byte or 6144 8-byte keys) uses device
  *    workspace of n keys (plus n values for pairs) and n / 3 bytes of look-back state
  *    (4-byte keys; n / 2.25 for 8-byte keys), plus n keys (and values) more when they
  *    are in host memory and staged; when the GPU cannot hold it the call fails with
@@ -225,8 +225,13 @@ gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
 /* As gp_sort, and values[i] (of value_type) moves with keys[i]. Stable on GP_SORT_AUTO
  * and GP_SORT_RADIX (equal keys keep their values' input order, as numpy's
  * argsort(kind='stable') and torch.sort(stable=True)): AUTO sorts pairs by radix on the
- * GPU and by the stable radix sort on the CPU, and both backends give the same bits.
- * GP_SORT_BITONIC and GP_SORT_BITONIC_SEED are not stable on the GPU. */
+ * GPU (4-byte keys from 2049 to 4096: the bitonic sort of (key, index) composites, whose
+ * order is the stable one, with n * (8 + value size) bytes of workspace) and by the
+ * stable radix sort on the CPU, and both backends give the same bits. GP_SORT_BITONIC
+ * and GP_SORT_BITONIC_SEED are not stable on the GPU. Known limit: radix blocks of
+ * pairs with 8-byte values of 2049 keys up to one tile need more than 99 KiB of shared
+ * memory; on GPUs that give a block less (sm_86, sm_89, sm_120) such sorts (and
+ * segments of those sizes) fail with GP_ERR_UNSUPPORTED, saying so. */
 gp_status gp_sort_pairs(gp_context *ctx, gp_dtype key_type, void *keys,
                         gp_dtype value_type, void *values, size_t n,
                         gp_order order, gp_sort_algo algo);
@@ -239,7 +244,9 @@ gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_
  * GP_U64) is the input position of the key of rank r; equal keys keep their input
  * order (numpy.argsort(kind='stable')). The keys are not modified. GP_U32 indices need
  * n <= 2^32. GPU: a radix sort of (key, position) pairs whose last pass writes only the
- * indices; workspace about 2n keys + n indices (none up to one tile); host memory is
+ * indices (4-byte keys from 2049 to 4096: the bitonic sort of (key, index) composites,
+ * 8n bytes of workspace); workspace about 2n keys + n indices (none up to one tile,
+ * outside the composites' sizes); host memory is
  * staged (synchronous), device memory is asynchronous. Deterministic; the CPU backend
  * gives the same indices. */
 gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
@@ -255,8 +262,9 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
  * summary (a few words, and the bounds of the segments above one tile) is copied back,
  * which synchronizes the context's stream; host offsets are read on the host and
  * uploaded (the call then waits before returning). GPU: segments of up to 32
- * keys take a warp each, up to 256 a 64-thread block each, up to one tile (6144 4-byte
- * / 4608 8-byte keys) a 384-thread block each, larger ones the device-wide radix sort
+ * keys take four lanes each, up to 256 a 64-thread block each, up to 2048 a 256-thread
+ * block, up to 8192 4-byte / 4096 8-byte keys a 1024-thread block, up to one tile
+ * (10752 4-byte / 6144 8-byte keys) a 384-thread block each, larger ones the device-wide radix sort
  * one after another (workspace sized for the largest) or, with 4-byte keys and 16 or
  * more of them, all in one sort of 64-bit (segment, key) composites (workspace about
  * n * (16 + value size) bytes). Deterministic; same bits as the CPU backend. */

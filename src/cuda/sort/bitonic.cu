@@ -38,8 +38,8 @@
 
 typedef unsigned long long u64;
 
-/* 1: the cluster kernel of 8-byte keys unrolled as the 4-byte one (slower: see
-   bs_smem_sort_rolled); for A/B builds */
+/* 1: the cluster kernel of 8-byte keys in tiles of 16 a thread unrolled as the 4-byte
+   one (slower: see bs_smem_sort_rolled); for A/B builds */
 #ifndef GP_BS_UNROLL8
 #define GP_BS_UNROLL8 0
 #endif
@@ -198,9 +198,11 @@ __device__ __forceinline__ void bs_smem_sort_tile(K *sk, V *sv, unsigned logP) {
 }
 
 /* bs_smem_sort with its rounds in rolled loops (windows and slot offsets computed at run
- * time): a fraction of the code. The cluster kernel of 8-byte keys takes it: unrolled,
- * its warps spent 72% of their cycles waiting on instruction fetch (ncu, u64 keys at
- * 2^13: 59 us for a sort that 4-byte keys finish in 10). */
+ * time): a fraction of the code. The cluster kernel of 8-byte keys in tiles of 16 keys a
+ * thread takes it: unrolled, its warps spent 72% of their cycles waiting on instruction
+ * fetch (ncu, u64 keys at 2^13: 59 us for a sort that 4-byte keys finish in 10). H200,
+ * 2026-12-02, u64 keys 2^13 / 2^14 / 2^15 / 2^16: 61.2 / 72.0 / 82.9 / 95.9 us unrolled,
+ * 34.4 / 40.2 / 46.8 / 55.2 rolled (docs/perf/sort.md). */
 template <int LOGI, int LOGF, typename K, typename V, bool PV>
 __device__ __forceinline__ void bs_smem_sort_rolled(K *sk, V *sv, unsigned Lend) {
   constexpr int I = 1 << LOGI;

@@ -708,8 +708,17 @@ extern "C" size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_byt
 
 template <typename F>
 static gp_status rx_smem_attr(gp_context *ctx, F *kernel, size_t smem) {
-  if (smem > 48 * 1024)
-    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  if (smem <= 48 * 1024) return GP_OK;
+  int most = 0;
+  if (cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device) == cudaSuccess &&
+      (size_t)most < smem)
+    /* e.g. 8-byte values in blocks of 2049 .. 10752 keys on sm_86 / sm_89 (99 KiB) */
+    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                   "this radix sort's block needs %zu bytes of shared memory and this GPU "
+                   "gives a block at most %d: sort the keys with 4-byte values (e.g. an "
+                   "argsort, then a gather) or use GP_SORT_BITONIC",
+                   smem, most);
+  GP_CUDA_TRY(ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   return GP_OK;
 }
 

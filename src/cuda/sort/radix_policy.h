@@ -31,11 +31,12 @@
 #define GP_RX_PAIR_ITEMS8 12
 #endif
 /* 8-byte keys with 8-byte values (H200, 2026-12-01, CUB / ours at 2^24 and 2^28: 12
-   items 0.906x / 0.895x, 16 items 0.973x / 0.986x; 4-byte values keep 12: 0.94x against
-   0.91x at 16; docs/perf/sort.md). 16 since the full test_sort_radix_gpu passed with it
-   on the H200 (docs/perf/runs/2026-12-01-h200-verify2). */
+   items 0.906x / 0.895x, 16 items 0.973x / 0.986x; docs/perf/sort.md). 12: at 16 the
+   one-sweep block needs 112 KiB of shared memory, more than sm_86 / sm_89 / sm_120 give
+   a block (99 KiB), where every such sort above 2^19 keys would fail; at 12, 88 KiB.
+   (Both shapes, chosen by the device, are the way to the 16's speed on Hopper.) */
 #ifndef GP_RX_PAIR_ITEMS8_V8
-#define GP_RX_PAIR_ITEMS8_V8 16
+#define GP_RX_PAIR_ITEMS8_V8 12
 #endif
 
 /* sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys take one-sweep tiles of this many keys
@@ -110,15 +111,17 @@
    to 2^GP_RX_PAIRS_BITONIC_LOG2: the bitonic sort of (key << 32 | index) composites,
    which are distinct, so their order is the stable one; values are gathered after.
    gp_argsort of 4-byte keys the same up to 2^GP_RX_ARGSORT_BITONIC_LOG2 (radix.cu).
-   0 turns either off. */
+   0 turns either off. H200, 2026-12-02, argsort of u32 keys, composites / radix:
+   2^12 15.4 / 22.3 us, 2^13 37.3 / 22.0 (the big block), 2^14 43.8 / 48.5, 2^15 50.9 /
+   50.6, 2^16 58.8 / 53.5 (docs/perf/sort.md): composites at 2^12 only. */
 #ifndef GP_RX_AUTO_LOG2_KEYS
 #define GP_RX_AUTO_LOG2_KEYS 16
 #endif
 #ifndef GP_RX_PAIRS_BITONIC_LOG2
-#define GP_RX_PAIRS_BITONIC_LOG2 16
+#define GP_RX_PAIRS_BITONIC_LOG2 12
 #endif
 #ifndef GP_RX_ARGSORT_BITONIC_LOG2
-#define GP_RX_ARGSORT_BITONIC_LOG2 16
+#define GP_RX_ARGSORT_BITONIC_LOG2 12
 #endif
 
 #endif
