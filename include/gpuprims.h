@@ -213,7 +213,7 @@ gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
  *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys, GP_SORT_RADIX above
  *    (docs/perf/sort.md). The CPU backend always runs its stable radix sort (except
  *    GP_SORT_BITONIC_SEED).
- *  - GP_SORT_RADIX above one tile (10752 4-byte or 6144 8-byte keys) uses device
+ *  - GP_SORT_RADIX above 2048 keys uses device
  *    workspace of n keys (plus n values for pairs) and n / 3 bytes of look-back state
  *    (4-byte keys; n / 2.25 for 8-byte keys), plus n keys (and values) more when they
  *    are in host memory and staged; when the GPU cannot hold it the call fails with
@@ -228,10 +228,10 @@ gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
  * GPU (4-byte keys from 2049 to 4096: the bitonic sort of (key, index) composites, whose
  * order is the stable one, with n * (8 + value size) bytes of workspace) and by the
  * stable radix sort on the CPU, and both backends give the same bits. GP_SORT_BITONIC
- * and GP_SORT_BITONIC_SEED are not stable on the GPU. Known limit: radix blocks of
- * pairs with 8-byte values of 2049 keys up to one tile need more than 99 KiB of shared
- * memory; on GPUs that give a block less (sm_86, sm_89, sm_120) such sorts (and
- * segments of those sizes) fail with GP_ERR_UNSUPPORTED, saying so. */
+ * and GP_SORT_BITONIC_SEED are not stable on the GPU. Radix blocks that need more
+ * shared memory than the GPU gives a block (pairs with 8-byte values of 2049 keys up to
+ * one tile on sm_86 / sm_89 / sm_120) are not used there: those sizes take the
+ * device-wide radix sort. */
 gp_status gp_sort_pairs(gp_context *ctx, gp_dtype key_type, void *keys,
                         gp_dtype value_type, void *values, size_t n,
                         gp_order order, gp_sort_algo algo);

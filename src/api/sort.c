@@ -308,7 +308,8 @@ static gp_status cuda_offsets_checked(gp_context *ctx, gp_dtype kt, void *keys, 
   int on_device = gp_mem_kind_of(ctx, offsets) != GP_MEM_HOST;
   gp_cuda_seg_summary sum;
   uint64_t *large = NULL;
-  gp_status s = gp_cuda_radix_summarize(ctx, kt, offsets, on_device, nseg, &sum, &large);
+  const int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
+  gp_status s = gp_cuda_radix_summarize(ctx, kt, vb, offsets, on_device, nseg, &sum, &large);
   if (s) return s;
   if (sum.first_bad != UINT64_MAX) {
     uint64_t pair[2];
@@ -324,7 +325,6 @@ static gp_status cuda_offsets_checked(gp_context *ctx, gp_dtype kt, void *keys, 
       !(s = check_args(ctx, kt, keys, vt, values, (size_t)sum.n, sum.n ? (size_t)sum.n : 1,
                        order, GP_SORT_RADIX)) &&
       sum.n > 0) {
-    int vb = vt >= 0 ? (int)gp_dtype_size((gp_dtype)vt) : 0;
     s = cuda_offsets(ctx, kt, keys, vb, vb ? values : NULL, offsets, nseg, &sum, large,
                      order == GP_DESCENDING);
   }

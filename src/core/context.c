@@ -63,8 +63,8 @@ static void cpu_info(gp_device_info *info) {
 #if GP_HAVE_CUDA
 /* GPUPRIMS_FORCE_ARCH=80 (major * 10 + minor) makes the kernels take the paths of that
  * compute capability where it is below the device's: an sm_90 GPU then runs every
- * fallback that older GPUs need (no thread-block clusters, smaller shared-memory tiles),
- * so one GPU tests them all. It never raises the arch: newer paths need the hardware. */
+ * fallback that older GPUs need (no thread-block clusters, smaller shared-memory tiles,
+ * blocks within that GPU's shared memory: smem_of_arch), so one GPU tests them all. It never raises the arch: newer paths need the hardware. */
 static gp_status forced_arch(gp_context *ctx, int *arch) {
   const char *env = getenv("GPUPRIMS_FORCE_ARCH");
   *arch = 0;
@@ -109,7 +109,24 @@ static gp_status cuda_open(gp_context *ctx) {
   info->mem_clock_khz = clock_khz;
   info->mem_bus_bits = bus;
   info->arch = p.major * 10 + p.minor;
+  int smem = 0;
+  if (cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device) != cudaSuccess)
+    smem = (int)p.sharedMemPerBlock;
+  (void)cudaGetLastError();
+  ctx->smem_block = smem > 0 ? (size_t)smem : 48 * 1024;
   return GP_OK;
+}
+
+/* The shared memory a block may opt into on a compute capability (CUDA programming
+ * guide, "Technical Specifications per Compute Capability"); 0 where not listed. */
+static size_t smem_of_arch(int arch) {
+  switch (arch) {
+  case 75: return 64 * 1024;
+  case 80: case 87: return 163 * 1024;
+  case 86: case 89: case 120: case 121: return 99 * 1024;
+  case 90: case 100: case 103: return 227 * 1024;
+  default: return 0;
+  }
 }
 #endif
 
@@ -134,7 +151,11 @@ gp_status gp_create(gp_context **out, gp_backend backend) {
     s = cuda_open(ctx);
     if (s == GP_OK) {
       ctx->backend = GP_BACKEND_CUDA;
-      if (forced && forced < ctx->info.arch) ctx->info.arch = forced;
+      if (forced && forced < ctx->info.arch) {
+        ctx->info.arch = forced;
+        const size_t smem = smem_of_arch(forced);
+        if (smem && smem < ctx->smem_block) ctx->smem_block = smem;
+      }
       return GP_OK;
     }
     if (backend == GP_BACKEND_CUDA) return s;

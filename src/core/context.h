@@ -22,6 +22,8 @@ struct gp_context {
   void *stream;                 /* cudaStream_t; NULL = default stream */
   int device;                   /* CUDA device ordinal */
   gp_device_info info;
+  size_t smem_block;            /* shared memory a block may opt into (0 on the CPU); lowered
+                                   with info.arch by GPUPRIMS_FORCE_ARCH */
   int debug_sync;               /* GPUPRIMS_DEBUG_SYNC=1: synchronize after each launch */
   /* device workspace: grown when a call needs more, reused across calls */
   void *ws;

@@ -671,13 +671,14 @@ static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
   return L;
 }
 
-static int rx_fits_block(size_t kb, size_t n) {
-  return n <= (kb == 4 ? rx_tile<uint32_t>() : rx_tile<u64>());
-}
+/* Sorts of up to the middle block always run in one block; larger ones do too where the
+ * GPU's shared memory holds the block (rx_bounds_for), else the device-wide sort: the
+ * scratch (n keys and values and the look-back state) is sized for that case. */
+static int rx_block_always(size_t n) { return n <= (size_t)GP_RX_MID_THREADS * GP_RX_MID_ITEMS; }
 
 extern "C" size_t gp_cuda_radix_scratch(gp_dtype key_type, int value_bytes, size_t n) {
   const size_t kb = gp_dtype_size(key_type);
-  if (n <= 1 || rx_fits_block(kb, n)) return 0;
+  if (n <= 1 || rx_block_always(n)) return 0;
   return rx_layout(kb, value_bytes, n).end;
 }
 
@@ -702,23 +703,26 @@ static bool rx_argsort_bitonic(size_t kb, size_t n) {
 extern "C" size_t gp_cuda_radix_argsort_scratch(gp_dtype key_type, int index_bytes, size_t n) {
   const size_t kb = gp_dtype_size(key_type);
   if (rx_argsort_bitonic(kb, n)) return n * sizeof(u64);
-  if (n <= 1 || rx_fits_block(kb, n)) return 0;
+  if (n <= 1 || rx_block_always(n)) return 0;
   return rx_align(n * kb) + rx_layout(kb, index_bytes, n).end;
+}
+
+/* The size classes keep within ctx->smem_block (rx_bounds_for); every launch checks it
+ * (against it, not the device's own figure, so GPUPRIMS_FORCE_ARCH=89 on a larger GPU
+ * fails where an sm_89 GPU would). */
+static gp_status rx_smem_ok(gp_context *ctx, size_t smem) {
+  if (smem <= 48 * 1024 || !ctx->smem_block || smem <= ctx->smem_block) return GP_OK;
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                 "a radix sort block needs %zu bytes of shared memory and this GPU gives a "
+                 "block at most %zu: a gpuprims bug, please report it with the sort's types "
+                 "and size",
+                 smem, ctx->smem_block);
 }
 
 template <typename F>
 static gp_status rx_smem_attr(gp_context *ctx, F *kernel, size_t smem) {
-  if (smem <= 48 * 1024) return GP_OK;
-  int most = 0;
-  if (cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device) == cudaSuccess &&
-      (size_t)most < smem)
-    /* e.g. 8-byte values in blocks of 2049 .. 10752 keys on sm_86 / sm_89 (99 KiB) */
-    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
-                   "this radix sort's block needs %zu bytes of shared memory and this GPU "
-                   "gives a block at most %d: sort the keys with 4-byte values (e.g. an "
-                   "argsort, then a gather) or use GP_SORT_BITONIC",
-                   smem, most);
-  GP_CUDA_TRY(ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  if (smem > 48 * 1024)
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   return GP_OK;
 }
 
@@ -726,6 +730,8 @@ template <int THREADS, int ITEMS, typename K, typename V, bool PV>
 static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblocks) {
   if (nblocks == 0) return GP_OK;
   constexpr size_t smem = sizeof(rx_seg_smem<THREADS, ITEMS, K, V, PV>);
+  gp_status ok = rx_smem_ok(ctx, smem);
+  if (ok) return ok;
   static unsigned long long attr_set; /* per device: common/per_device.h */
   if (!gp_dev_flag(&attr_set, ctx->device)) {
     gp_status s = rx_smem_attr(ctx, rx_segsort<THREADS, ITEMS, K, V, PV>, smem);
@@ -758,15 +764,42 @@ static_assert(rx_big_max<uint32_t>() > RX_MID_MAX && rx_big_max<u64>() > RX_MID_
 static_assert(sizeof(((gp_cuda_seg_summary *)0)->counts) == RX_NCLASS * sizeof(uint64_t),
               "gp_cuda_seg_summary.counts: one per size class");
 
-template <typename K> __host__ __device__ static int rx_class(u64 size) {
+/* The largest sizes of the big and tile classes on this GPU: a class whose block needs
+ * more shared memory than the GPU gives one (ctx->smem_block: 99 KiB on sm_86 / sm_89 /
+ * sm_120, 64 KiB on sm_75) is empty, its sizes going to the next class up, and past the
+ * tile to the device-wide sort, whose shapes all fit 99 KiB. */
+struct rx_bounds {
+  unsigned big_max, tile_max;
+};
+
+template <typename K, typename V, bool PV> static rx_bounds rx_bounds_for(const gp_context *ctx) {
+  const size_t most = ctx->smem_block ? ctx->smem_block : (size_t)-1;
+  const bool big = sizeof(rx_seg_smem<GP_RX_BIG_THREADS, rx_big_items<K>(), K, V, PV>) <= most;
+  const bool tile = sizeof(rx_seg_smem<GP_RX_THREADS, rx_items<K>(), K, V, PV>) <= most;
+  rx_bounds b;
+  b.big_max = big ? rx_big_max<K>() : RX_MID_MAX;
+  b.tile_max = tile ? rx_tile<K>() : b.big_max;
+  return b;
+}
+
+static rx_bounds rx_bounds_kv(const gp_context *ctx, size_t kb, int vb) {
+  if (kb == 4)
+    return vb == 0 ? rx_bounds_for<uint32_t, uint32_t, false>(ctx)
+           : vb == 4 ? rx_bounds_for<uint32_t, uint32_t, true>(ctx) : rx_bounds_for<uint32_t, u64, true>(ctx);
+  return vb == 0 ? rx_bounds_for<u64, uint32_t, false>(ctx)
+         : vb == 4 ? rx_bounds_for<u64, uint32_t, true>(ctx) : rx_bounds_for<u64, u64, true>(ctx);
+}
+
+__host__ __device__ static int rx_class(u64 size, rx_bounds b) {
   return size <= 32 ? RX_WARP : size <= RX_SMALL_MAX ? RX_SMALL : size <= RX_MID_MAX ? RX_MID
-         : size <= rx_big_max<K>() ? RX_BIG : size <= rx_tile<K>() ? RX_TILE : RX_LARGE;
+         : size <= b.big_max ? RX_BIG : size <= b.tile_max ? RX_TILE : RX_LARGE;
 }
 
 /* Segments of up to one tile: a launch per size class with segments, each a grid over
  * all segments (blocks skip the other classes' ones). */
 template <typename K, typename V, bool PV>
 static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t counts[RX_NCLASS]) {
+  const rx_bounds b = rx_bounds_for<K, V, PV>(ctx);
   if (counts[RX_WARP]) {
     const u64 per = GP_RX_WARP_THREADS / 32 * 8;
     u64 blocks = (a.nseg + per - 1) / per;
@@ -784,18 +817,22 @@ static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t 
   s = rx_launch_seg<GP_RX_MID_THREADS, GP_RX_MID_ITEMS, K, V, PV>(ctx, a, counts[RX_MID] ? a.nseg : 0);
   if (s) return s;
   a.min_size = RX_MID_MAX + 1;
-  a.max_size = rx_big_max<K>();
-  s = rx_launch_seg<GP_RX_BIG_THREADS, rx_big_items<K>(), K, V, PV>(ctx, a, counts[RX_BIG] ? a.nseg : 0);
+  a.max_size = b.big_max;
+  s = rx_launch_seg<GP_RX_BIG_THREADS, rx_big_items<K>(), K, V, PV>(
+      ctx, a, counts[RX_BIG] && b.big_max > RX_MID_MAX ? a.nseg : 0);
   if (s) return s;
-  a.min_size = rx_big_max<K>() + 1;
-  a.max_size = rx_tile<K>();
-  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(ctx, a, counts[RX_TILE] ? a.nseg : 0);
+  a.min_size = b.big_max + 1;
+  a.max_size = b.tile_max;
+  return rx_launch_seg<GP_RX_THREADS, rx_items<K>(), K, V, PV>(
+      ctx, a, counts[RX_TILE] && b.tile_max > b.big_max ? a.nseg : 0);
 }
 
 /* The one-sweep passes, a launch per digit. */
 template <typename K, typename V, bool PV, bool SMALL>
 static gp_status rx_sweeps(gp_context *ctx, rx_sweep_args &a, int npass, u64 tiles) {
   constexpr size_t smem = sizeof(rx_sweep_smem<K, V, PV, SMALL>);
+  gp_status ok = rx_smem_ok(ctx, smem);
+  if (ok) return ok;
   static unsigned long long attr_set; /* per device: common/per_device.h */
   if (!gp_dev_flag(&attr_set, ctx->device)) {
     gp_status s = rx_smem_attr(ctx, rx_onesweep<K, V, PV, SMALL>, smem);
@@ -867,10 +904,11 @@ template <typename K, typename V, bool PV>
 static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *values, u64 n,
                            int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
-  if (rx_fits_block(sizeof(K), n)) {
+  const rx_bounds b = rx_bounds_for<K, V, PV>(ctx);
+  if (n <= b.tile_max) {
     rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc};
     uint64_t counts[RX_NCLASS] = {0};
-    counts[rx_class<K>(n)] = 1;
+    counts[rx_class(n, b)] = 1;
     return rx_seg_launches<K, V, PV>(ctx, a, counts);
   }
   return rx_device_sort<K, V, PV>(ctx, (const K *)keys, (K *)keys, NULL, (const V *)values,
@@ -958,10 +996,11 @@ template <typename K, typename V>
 static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, void *idx, u64 n,
                               int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
-  if (rx_fits_block(sizeof(K), n)) {
+  const rx_bounds b = rx_bounds_for<K, V, true>(ctx);
+  if (n <= b.tile_max) {
     rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc};
     uint64_t counts[RX_NCLASS] = {0};
-    counts[rx_class<K>(n)] = 1;
+    counts[rx_class(n, b)] = 1;
     return rx_seg_launches<K, V, true>(ctx, a, counts);
   }
   char *sc = (char *)scratch;
@@ -1001,9 +1040,8 @@ struct rx_summary {
   u64 nlarge;
 };
 
-template <typename K>
 __global__ void __launch_bounds__(256)
-rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
+rx_summarize(const u64 *off, u64 nseg, rx_bounds bounds, rx_summary *s, u64 *large) {
   __shared__ unsigned long long counts[RX_NCLASS];
   const unsigned lane = threadIdx.x & 31;
   const u64 stride = (u64)gridDim.x * blockDim.x;
@@ -1016,7 +1054,7 @@ rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
     if (i < nseg) {
       const u64 b = off[i], e = off[i + 1];
       if (e < b) atomicMin(&s->first_bad, i);
-      else if (e - b >= 2) cls = rx_class<K>(e - b);
+      else if (e - b >= 2) cls = rx_class(e - b, bounds);
       if (cls == RX_LARGE) {
         const u64 j = atomicAdd(&s->nlarge, 1ull);
         large[2 * j] = b;
@@ -1038,7 +1076,7 @@ rx_summarize(const u64 *off, u64 nseg, rx_summary *s, u64 *large) {
   if (blockIdx.x == 0 && threadIdx.x == 0) s->n = off[nseg];
 }
 
-static void rx_summary_from_host(size_t kb, const uint64_t *off, size_t nseg,
+static void rx_summary_from_host(rx_bounds bounds, const uint64_t *off, size_t nseg,
                                  gp_cuda_seg_summary *sum, uint64_t *large) {
   memset(sum, 0, sizeof *sum);
   sum->first_bad = UINT64_MAX;
@@ -1049,7 +1087,7 @@ static void rx_summary_from_host(size_t kb, const uint64_t *off, size_t nseg,
       return;
     }
     if (e - b < 2) continue;
-    const int c = kb == 4 ? rx_class<uint32_t>(e - b) : rx_class<u64>(e - b);
+    const int c = rx_class(e - b, bounds);
     sum->counts[c]++;
     if (c == RX_LARGE) {
       if (large) {
@@ -1063,19 +1101,19 @@ static void rx_summary_from_host(size_t kb, const uint64_t *off, size_t nseg,
   sum->n = off[nseg];
 }
 
-extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
+extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, int value_bytes,
                                              const uint64_t *offsets, int on_device, size_t nseg,
                                              gp_cuda_seg_summary *sum, uint64_t **large) {
-  const size_t kb = gp_dtype_size(key_type);
+  const rx_bounds bounds = rx_bounds_kv(ctx, gp_dtype_size(key_type), value_bytes);
   *large = NULL;
   if (!on_device) {
-    rx_summary_from_host(kb, offsets, nseg, sum, NULL);
+    rx_summary_from_host(bounds, offsets, nseg, sum, NULL);
     if (sum->nlarge) {
       *large = (uint64_t *)malloc(sum->nlarge * 2 * sizeof(uint64_t));
       if (!*large)
         return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for the list of %llu large segments",
                        (unsigned long long)sum->nlarge);
-      rx_summary_from_host(kb, offsets, nseg, sum, *large);
+      rx_summary_from_host(bounds, offsets, nseg, sum, *large);
     }
     return GP_OK;
   }
@@ -1093,8 +1131,7 @@ extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
   const int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
   u64 blocks = (nseg + 255) / 256;
   if (blocks > (u64)sms * 8) blocks = (u64)sms * 8;
-  if (kb == 4) rx_summarize<uint32_t><<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, ds, dl);
-  else rx_summarize<u64><<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, ds, dl);
+  rx_summarize<<<(unsigned)blocks, 256, 0, st>>>((const u64 *)offsets, nseg, bounds, ds, dl);
   GP_LAUNCH_CHECK(ctx, "rx_summarize", blocks, 256, 0);
   void *pin = NULL;
   if ((s = gp_pinned(ctx, sizeof(rx_summary), &pin))) return s;

@@ -55,7 +55,8 @@ gp_status gp_cuda_radix_argsort(gp_context *ctx, gp_dtype key_type, const void *
  * device: a kernel and a copy of the summary back, which synchronizes): the first
  * decrease (first_bad, UINT64_MAX if none; then nothing else is filled), n =
  * offsets[nseg], the segments per size class, and in *large (malloc'd, NULL when
- * none; the caller frees it) begin and end of each segment above one tile. Segments
+ * none; the caller frees it) begin and end of each segment above one tile (above the
+ * largest block this GPU's shared memory holds for these keys and value_bytes). Segments
  * of up to one tile take a warp or a block each; the larger ones the device-wide sort,
  * one after another, or (4-byte keys, 16 or more of them) all at once as composites of
  * segment and key; scratch holds gp_cuda_radix_segments_scratch bytes. d_offsets: the
@@ -66,9 +67,9 @@ typedef struct gp_cuda_seg_summary {
                          tile, above a tile (radix.cu's size classes) */
   uint64_t max_large, nlarge;
 } gp_cuda_seg_summary;
-gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, const uint64_t *offsets,
-                                  int on_device, size_t nseg, gp_cuda_seg_summary *summary,
-                                  uint64_t **large);
+gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type, int value_bytes,
+                                  const uint64_t *offsets, int on_device, size_t nseg,
+                                  gp_cuda_seg_summary *summary, uint64_t **large);
 size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes, size_t nseg,
                                       const gp_cuda_seg_summary *summary);
 gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype key_type, void *keys,
