@@ -441,7 +441,7 @@ __global__ void rx_fixup(rx_sweep_args a) {
   }
 }
 
-/* ---- four lanes or one block per segment ------------------------------------------------ */
+/* ---- four lanes or one block per segment --------------------------------------------- */
 struct rx_seg_args {
   const void *kin, *vin; /* vin NULL with values: iota (global index) */
   void *kout, *vout;     /* kout NULL: keys not written (argsort) */
