@@ -158,27 +158,33 @@ __device__ __forceinline__ void bs_round(K *sk, V *sv, unsigned t, int L, int to
   __syncthreads();
 }
 
+/* Levels 1 .. min(Lend, LOGI) of the tile: one round in registers (window [0, LOGI)),
+ * then synchronized. */
+template <int LOGI, typename K, typename V, bool PV>
+__device__ __forceinline__ void bs_first_round(K *sk, V *sv, unsigned Lend) {
+  constexpr int I = 1 << LOGI;
+  const unsigned t = threadIdx.x;
+  K k[I];
+  V v[I];
+  bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, false);
+#pragma unroll
+  for (int L = 1; L <= LOGI; L++) {
+    if ((unsigned)L > Lend) break;
+#pragma unroll
+    for (int b = L - 1; b >= 0; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b, k, v, b == L - 1);
+  }
+  bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, true);
+  __syncthreads();
+}
+
 /* Sorts the tile in shared memory: levels 1 .. Lend (Lend <= LOGF). Levels up to LOGI
  * run in one round (window [0, LOGI)); level L > LOGI takes ceil(L / LOGI) rounds.
  * The loops are unrolled, so every window is a compile-time constant; Lend only cuts
  * them short. Starts and ends synchronized. */
 template <int LOGI, int LOGF, typename K, typename V, bool PV>
 __device__ __forceinline__ void bs_smem_sort(K *sk, V *sv, unsigned Lend) {
-  constexpr int I = 1 << LOGI;
   const unsigned t = threadIdx.x;
-  {
-    K k[I];
-    V v[I];
-    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, false);
-#pragma unroll
-    for (int L = 1; L <= LOGI; L++) {
-      if ((unsigned)L > Lend) break;
-#pragma unroll
-      for (int b = L - 1; b >= 0; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b, k, v, b == L - 1);
-    }
-    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, true);
-    __syncthreads();
-  }
+  bs_first_round<LOGI, K, V, PV>(sk, sv, Lend);
 #pragma unroll
   for (int L = LOGI + 1; L <= LOGF; L++) {
     if ((unsigned)L > Lend) break;
@@ -205,21 +211,8 @@ __device__ __forceinline__ void bs_smem_sort_tile(K *sk, V *sv, unsigned logP) {
  * 34.4 / 40.2 / 46.8 / 55.2 rolled (docs/perf/sort.md). */
 template <int LOGI, int LOGF, typename K, typename V, bool PV>
 __device__ __forceinline__ void bs_smem_sort_rolled(K *sk, V *sv, unsigned Lend) {
-  constexpr int I = 1 << LOGI;
   const unsigned t = threadIdx.x;
-  {
-    K k[I];
-    V v[I];
-    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, false);
-#pragma unroll
-    for (int L = 1; L <= LOGI; L++) {
-      if ((unsigned)L > Lend) break;
-#pragma unroll
-      for (int b = L - 1; b >= 0; b--) bs_reg_stage_rt<LOGI, K, V, PV>(b, k, v, b == L - 1);
-    }
-    bs_window_io<LOGI, K, V, PV>(sk, sv, t, 0, -1, k, v, true);
-    __syncthreads();
-  }
+  bs_first_round<LOGI, K, V, PV>(sk, sv, Lend);
 #pragma unroll 1
   for (int L = LOGI + 1; L <= LOGF && (unsigned)L <= Lend; L++)
 #pragma unroll 1
