@@ -2,6 +2,7 @@
  * with NVRTC to PTX for compute_90 (and once to an sm_90 CUBIN), in both precisions,
  * and the PTX holds the kernel entry. NVRTC needs no GPU and no driver, so this runs in
  * CI; it is skipped (77) only in a build without CUDA. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "check.h"
 #if GP_HAVE_CUDA
 #include "cuda/integrate/jit.h"
@@ -106,6 +107,30 @@ int main(void) {
     CHECK_OK(ctx, gp_integrate_source(ctx, inlined[i], GP_F64, src, sizeof src, NULL));
     CHECK_MSG(strstr(src, "__forceinline__ gp_real gp_f(") != NULL, "'%s' is called", inlined[i]);
   }
+#if GP_HAVE_CUDA
+  /* GPUPRIMS_JIT_FAST=LEVEL adds NVRTC's --Ofast-compile=LEVEL, which the cache key names;
+     another value fails, naming it */
+  {
+    char id0[512], id1[512], log[1024];
+    unsetenv("GPUPRIMS_JIT_FAST");
+    gp_nvrtc_identity(id0, sizeof id0);
+    setenv("GPUPRIMS_JIT_FAST", "max", 1);
+    gp_nvrtc_identity(id1, sizeof id1);
+    CHECK_MSG(strstr(id0, "Ofast") == NULL && strstr(id1, " --Ofast-compile=max") != NULL,
+              "identities '%s' / '%s'", id0, id1);
+    char *img = NULL;
+    if (compile(ctx, "sin(x)^2", GP_F32, "sm_90", &img, &size) == 0)
+      CHECK(size > 4 && memcmp(img, "\x7f" "ELF", 4) == 0);
+    free(img);
+    img = NULL;
+    setenv("GPUPRIMS_JIT_FAST", "fastest", 1);
+    int rc = nvrtc_check(ctx, "x", GP_F64, "compute_90", &img, &size, log, sizeof log);
+    CHECK_MSG(rc == -1 && img == NULL && strstr(log, "GPUPRIMS_JIT_FAST='fastest'") != NULL,
+              "rc %d, log %s", rc, log);
+    free(img);
+    unsetenv("GPUPRIMS_JIT_FAST");
+  }
+#endif
   gp_destroy(ctx);
   return check_summary("test_codegen_nvrtc");
 }

@@ -25,11 +25,34 @@ static int use_minimal(void) {
          (major > 12 || (major == 12 && minor >= 4));
 }
 
+/* GPUPRIMS_JIT_FAST=min|mid|max: NVRTC's --Ofast-compile (12.8+) at that level, which
+ * trades the kernel's optimization for compile time (docs/perf/host.md); unset, empty or
+ * 0: off. *bad is set for any other value. */
+static const char *fast_option(int *bad) {
+  static const char *const levels[] = {"min", "mid", "max"};
+  static const char *const opts[] = {"--Ofast-compile=min", "--Ofast-compile=mid",
+                                     "--Ofast-compile=max"};
+  const char *e = getenv("GPUPRIMS_JIT_FAST");
+  *bad = 0;
+  if (!e || !e[0] || strcmp(e, "0") == 0) return NULL;
+  for (int i = 0; i < 3; i++)
+    if (strcmp(e, levels[i]) == 0) return opts[i];
+  *bad = 1;
+  return NULL;
+}
+
 int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
                      char *log, size_t log_len) {
   *image = NULL;
   *size = 0;
   if (log_len) log[0] = '\0';
+  int bad;
+  const char *fast = fast_option(&bad);
+  if (bad) {
+    snprintf(log, log_len, "GPUPRIMS_JIT_FAST='%s' is not min, mid, max or 0: fix or unset it",
+             getenv("GPUPRIMS_JIT_FAST"));
+    return -1;
+  }
   nvrtcProgram prog;
   nvrtcResult r = nvrtcCreateProgram(&prog, src, "gp_integrate.cu", 0, NULL, NULL);
   if (r != NVRTC_SUCCESS) {
@@ -38,10 +61,11 @@ int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *si
   }
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[2 + NOPTIONS] = {archopt};
+  const char *opts[3 + NOPTIONS] = {archopt};
   int nopts = 1;
   for (int i = 0; i < NOPTIONS; i++) opts[nopts++] = OPTIONS[i];
   if (use_minimal()) opts[nopts++] = "-minimal";
+  if (fast) opts[nopts++] = fast;
   r = nvrtcCompileProgram(prog, nopts, opts);
   if (r != NVRTC_SUCCESS) {
     size_t n = 0;
@@ -81,7 +105,10 @@ void gp_nvrtc_identity(char *buf, size_t len) {
   for (int i = 0; i < NOPTIONS && n > 0 && (size_t)n < len; i++)
     n += snprintf(buf + n, len - (size_t)n, " %s", OPTIONS[i]);
   if (use_minimal() && n > 0 && (size_t)n < len)
-    (void)snprintf(buf + n, len - (size_t)n, " -minimal");
+    n += snprintf(buf + n, len - (size_t)n, " -minimal");
+  int bad;
+  const char *fast = fast_option(&bad);
+  if (fast && n > 0 && (size_t)n < len) (void)snprintf(buf + n, len - (size_t)n, " %s", fast);
 }
 
 void gp_nvrtc_arch_for(int cc_major, int cc_minor, char *arch, size_t len) {

@@ -1,0 +1,54 @@
+/* jit_compile_bench EXPR f32|f64: the wall time of one NVRTC compile of the integrate
+ * kernel for EXPR, as the first gp_integrate of a process runs it (the library's source
+ * and options; GPUPRIMS_JIT_FAST honoured). Needs NVRTC, no GPU. Prints
+ * "compile_ms=T cubin_bytes=N". scripts/jit_compile_times.sh runs it over expressions,
+ * precisions and GPUPRIMS_JIT_FAST levels, one fresh process per sample. */
+#define _POSIX_C_SOURCE 200809L
+#include "cuda/integrate/jit.h"
+#include "gpuprims.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3 || (strcmp(argv[2], "f32") && strcmp(argv[2], "f64"))) {
+    fprintf(stderr, "usage: %s EXPR f32|f64\n", argv[0]);
+    return 2;
+  }
+  const gp_dtype prec = strcmp(argv[2], "f32") == 0 ? GP_F32 : GP_F64;
+  gp_context *ctx = NULL;
+  if (gp_create(&ctx, GP_BACKEND_CPU) != GP_OK) {
+    fprintf(stderr, "gp_create: %s\n", gp_last_error(ctx));
+    return 1;
+  }
+  size_t need = 0;
+  char *src = NULL;
+  if (gp_integrate_source(ctx, argv[1], prec, NULL, 0, &need) != GP_OK ||
+      !(src = (char *)malloc(need)) ||
+      gp_integrate_source(ctx, argv[1], prec, src, need, NULL) != GP_OK) {
+    fprintf(stderr, "%s\n", src ? gp_last_error(ctx) : "out of memory");
+    return 1;
+  }
+  char log[4096], *img = NULL;
+  size_t size = 0;
+  const double t0 = now_ms();
+  const int rc = gp_nvrtc_compile(src, "sm_90", &img, &size, log, sizeof log);
+  const double t1 = now_ms();
+  if (rc) {
+    fprintf(stderr, "%s\n", log);
+    return 1;
+  }
+  printf("compile_ms=%.1f cubin_bytes=%zu\n", t1 - t0, size);
+  free(img);
+  free(src);
+  gp_destroy(ctx);
+  return 0;
+}
