@@ -88,7 +88,8 @@ static int use_radix(size_t n, size_t seg, int vb, gp_sort_algo algo) {
    measured crossover by the bitonic sort of (key, index) composites */
 static int use_composite(size_t kb, size_t n, size_t seg, int vb, gp_sort_algo algo) {
   return algo == GP_SORT_AUTO && vb && kb == 4 && seg == n &&
-         n > (size_t)GP_RX_MID_THREADS * GP_RX_MID_ITEMS && n <= ((size_t)1 << GP_RX_PAIRS_BITONIC_LOG2);
+         n > (size_t)GP_RX_MID_THREADS * GP_RX_MID_ITEMS &&
+         n <= ((size_t)1 << GP_RX_PAIRS_BITONIC_LOG2);
 }
 
 static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,

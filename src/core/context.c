@@ -64,7 +64,8 @@ static void cpu_info(gp_device_info *info) {
 /* GPUPRIMS_FORCE_ARCH=80 (major * 10 + minor) makes the kernels take the paths of that
  * compute capability where it is below the device's: an sm_90 GPU then runs every
  * fallback that older GPUs need (no thread-block clusters, smaller shared-memory tiles,
- * blocks within that GPU's shared memory: smem_of_arch), so one GPU tests them all. It never raises the arch: newer paths need the hardware. */
+ * blocks within that GPU's shared memory: smem_of_arch), so one GPU tests them all. It
+ * never raises the arch: newer paths need the hardware. */
 static gp_status forced_arch(gp_context *ctx, int *arch) {
   const char *env = getenv("GPUPRIMS_FORCE_ARCH");
   *arch = 0;
@@ -110,7 +111,8 @@ static gp_status cuda_open(gp_context *ctx) {
   info->mem_bus_bits = bus;
   info->arch = p.major * 10 + p.minor;
   int smem = 0;
-  if (cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device) != cudaSuccess)
+  if (cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device) !=
+      cudaSuccess)
     smem = (int)p.sharedMemPerBlock;
   (void)cudaGetLastError();
   ctx->smem_block = smem > 0 ? (size_t)smem : 48 * 1024;
