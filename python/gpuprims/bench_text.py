@@ -6,7 +6,9 @@ Only what the text holds comes over: per row impl, case, dtype, n, bytes, sample
 median time, noise, throughputs, the ratio and its peer, the note ("(time cap)" sets
 time_capped); the header's device, date and method line. Rows that failed are kept with
 ok = false. The chapter's Tables 6.18 and 6.19 (`bench sort --seed-tables`) become rows
-of impl "this machine" and "seed (the chapter)", case "Table 6.1x <what>", times only. `python -m gpuprims.plot` also reads such text files directly.
+of impl "this machine" and "seed (the chapter)", case "Table 6.1x <what>", times only;
+`bench dist`'s table rows of impl "<call>, <p> GPUs" (ratio: its speed-up over one GPU).
+`python -m gpuprims.plot` also reads such text files directly.
 """
 from __future__ import annotations
 
@@ -31,6 +33,10 @@ _DEV = re.compile(r"^# device: (?P<name>.+?), (?P<sms>\d+) SMs, compute capabili
 _SEED_TABLE = re.compile(r"^(?P<table>Table 6\.\d+): .*\(n = (?P<n>[\d^]+)")
 _SEED_ROW = re.compile(r"^\s+(?P<name>CPU qsort|CPU serial bitonic \(Program 6\.17\)|"
                        r"GPU bitonic \(Program 6\.19\))\s+(?P<ours>[\d.]+) ms\s+(?P<seed>[\d.]+)$")
+# `gpuprims bench dist`: "sort u32: gp_dist_sort   2   2147483648   33.815 ms   63.51 Gkeys/s   1.29x"
+_DIST = re.compile(r"^(?P<case>[a-z][a-z0-9 ]*?): (?P<impl>\S.*?)\s+(?P<gpus>\d+)\s+(?P<n>\d+)\s+"
+                   r"(?P<time>[\d.]+) (?P<tunit>ns|us|ms|s)\s+(?P<rate>[\d.]+) (?P<runit>[kMGT]?)keys/s"
+                   r"\s+(?P<speedup>[\d.]+)x$")
 _PEAK = re.compile(r"^# peak bandwidth: measured read (?P<read>[\d.]+) GB/s, copy "
                    r"(?P<copy>[\d.]+) GB/s, theoretical (?P<theo>[\d.]+) GB/s")
 
@@ -76,6 +82,20 @@ def parse(text, source=""):
         if line.startswith("# method: "):
             doc["method"]["text"] = line[len("# method: "):]
             continue
+        m = _DIST.match(line)
+        if m:
+            n, t = int(m["n"]), float(m["time"]) * _UNITS[m["tunit"]]
+            dtype = next((w for w in m["case"].split() if re.fullmatch(r"[a-z]\d+", w)), "")
+            row = {"impl": "%s, %s GPU%s" % (m["impl"], m["gpus"], "" if m["gpus"] == "1" else "s"),
+                   "case": m["case"], "dtype": dtype, "n": n, "elements": n,
+                   "bytes": n * int(dtype[1:]) // 8 if dtype else 0, "ok": True,
+                   "median_s": t, "elem_per_s": float(m["rate"]) * _SI[m["runit"]],
+                   "gpus": int(m["gpus"]), "note": ""}
+            row["gbs"] = row["bytes"] / t * 1e-9 if t > 0 else 0.0
+            if int(m["gpus"]) > 1:
+                row.update(ratio=float(m["speedup"]), ratio_to="one GPU")
+            doc["rows"].append(row)
+            continue
         m = _ROW.match(line)
         if not m or m["impl"] == "impl":
             continue
@@ -95,6 +115,12 @@ def parse(text, source=""):
             if m["ratio"]:
                 row.update(ratio=float(m["ratio"]), ratio_to=m["peer"])
         doc["rows"].append(row)
+    # a dist speed-up is over the same case on one GPU: none without such a row
+    one = {r["case"] for r in doc["rows"] if r.get("gpus") == 1}
+    for r in doc["rows"]:
+        if r.get("gpus", 1) > 1 and r["case"] not in one:
+            r.pop("ratio", None)
+            r.pop("ratio_to", None)
     return doc
 
 

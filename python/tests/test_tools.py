@@ -183,3 +183,27 @@ Table 6.19: large list (n = 2^21 = 2,097,152 int32)
         ("seed (the chapter)", "Table 6.19 CPU serial bitonic (Program 6.17)", 1 << 21)]
     assert rows[0]["median_s"] == pytest.approx(0.1587e-3)
     assert rows[5]["median_s"] == pytest.approx(3.71)
+
+
+def test_bench_text_reads_a_dist_table(tmp_path):
+    from gpuprims import bench_text, plot
+    text = """case                         gpus              n        median             rate  speedup
+sort u32: gp_sort               1     2147483648     43.465 ms     49.41 Gkeys/s    1.00x
+sort u32: gp_dist_sort          2     2147483648     33.815 ms     63.51 Gkeys/s    1.29x
+                             vs CUB one GPU: 1.28x; shards equal one GPU's sort: yes
+reduce f32 sum: gp_dist_reduce    2     2147483648      1.148 ms   1871.08 Gkeys/s    1.89x
+"""
+    rows = bench_text.parse(text)["rows"]
+    assert [(r["impl"], r["case"], r["dtype"], r["n"]) for r in rows] == [
+        ("gp_sort, 1 GPU", "sort u32", "u32", 1 << 31),
+        ("gp_dist_sort, 2 GPUs", "sort u32", "u32", 1 << 31),
+        ("gp_dist_reduce, 2 GPUs", "reduce f32 sum", "f32", 1 << 31)]
+    assert rows[1]["median_s"] == pytest.approx(33.815e-3)
+    assert rows[1]["elem_per_s"] == pytest.approx(63.51e9)
+    assert rows[1]["ratio"] == pytest.approx(1.29) and "ratio" not in rows[0]
+    assert "ratio" not in rows[2]  # no one-GPU row of that case in this text
+    src = tmp_path / "dist.txt"
+    src.write_text(text)
+    out = tmp_path / "dist.png"
+    assert plot.main([str(src), "-o", str(out), "--x", "case", "--y", "throughput,ratio"]) == 0
+    assert out.stat().st_size > 1000
