@@ -940,15 +940,24 @@ __global__ void rx_arg_extract(const u64 *__restrict__ comp, u64 n, V *idx) {
     idx[i] = (V)(uint32_t)comp[i];
 }
 
+/* comp[i] = (encoded keys[i] << 32 | i), sorted by the bitonic sort: the stable order of
+ * n <= 2^32 four-byte keys (argsorts and AUTO pairs of 2049 .. 4096 keys) */
+static gp_status rx_composites_sorted(gp_context *ctx, gp_dtype kt, const void *keys, u64 n,
+                                      int desc, u64 *comp) {
+  const unsigned g = (unsigned)((n + 255) / 256);
+  rx_arg_compose<<<g, 256, 0, (cudaStream_t)ctx->stream>>>((const uint32_t *)keys, n,
+                                                          gp_key_class_of(kt), desc, comp);
+  GP_LAUNCH_CHECK(ctx, "rx_arg_compose", g, 256, 0);
+  return gp_cuda_bitonic_sort(ctx, GP_U64, comp, 0, NULL, 1, n, 0);
+}
+
 template <typename V>
 static gp_status rx_argsort_composite(gp_context *ctx, gp_dtype kt, const void *keys, void *idx,
                                       u64 n, int desc, void *scratch) {
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   u64 *comp = (u64 *)scratch;
   const unsigned g = (unsigned)((n + 255) / 256);
-  rx_arg_compose<<<g, 256, 0, st>>>((const uint32_t *)keys, n, gp_key_class_of(kt), desc, comp);
-  GP_LAUNCH_CHECK(ctx, "rx_arg_compose", g, 256, 0);
-  gp_status s = gp_cuda_bitonic_sort(ctx, GP_U64, comp, 0, NULL, 1, n, 0);
+  gp_status s = rx_composites_sorted(ctx, kt, keys, n, desc, comp);
   if (s) return s;
   rx_arg_extract<V><<<g, 256, 0, st>>>(comp, n, (V *)idx);
   GP_LAUNCH_CHECK(ctx, "rx_arg_extract", g, 256, 0);
@@ -977,10 +986,8 @@ extern "C" gp_status gp_cuda_composite_pairs(gp_context *ctx, gp_dtype kt, void 
   u64 *comp = (u64 *)scratch;
   void *vcopy = (char *)scratch + rx_align(n * sizeof(u64));
   const unsigned g = (unsigned)((n + 255) / 256);
-  rx_arg_compose<<<g, 256, 0, st>>>((const uint32_t *)keys, n, kind, desc, comp);
-  GP_LAUNCH_CHECK(ctx, "rx_arg_compose", g, 256, 0);
   GP_CUDA_TRY(ctx, cudaMemcpyAsync(vcopy, values, n * (size_t)vb, cudaMemcpyDeviceToDevice, st));
-  gp_status s = gp_cuda_bitonic_sort(ctx, GP_U64, comp, 0, NULL, 1, n, 0);
+  gp_status s = rx_composites_sorted(ctx, kt, keys, n, desc, comp);
   if (s) return s;
   if (vb == 4)
     rx_pair_extract<uint32_t><<<g, 256, 0, st>>>(comp, n, kind, desc, (const uint32_t *)vcopy,
@@ -1172,12 +1179,10 @@ static bool rx_seg_composite(gp_dtype kt, size_t nseg, const gp_cuda_seg_summary
          nseg <= 0xFFFFFFFFull;
 }
 
-static size_t rx_align256(size_t b) { return (b + 255) & ~(size_t)255; }
-
 extern "C" size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
                                                  size_t nseg, const gp_cuda_seg_summary *sum) {
   if (rx_seg_composite(key_type, nseg, sum)) /* the composites, then their sort's scratch */
-    return rx_align256((size_t)sum->n * 8) + gp_cuda_radix_scratch_upto(GP_U64, value_bytes, sum->n);
+    return rx_align((size_t)sum->n * 8) + gp_cuda_radix_scratch_upto(GP_U64, value_bytes, sum->n);
   /* the large segments are sorted one after another in this buffer */
   return sum->max_large ? gp_cuda_radix_scratch_upto(key_type, value_bytes, sum->max_large) : 0;
 }
@@ -1224,7 +1229,7 @@ static gp_status rx_segments_composite(gp_context *ctx, uint32_t *keys, V *value
   GP_LAUNCH_CHECK(ctx, "rx_seg_compose", g, 256, 0);
   V *v = PV ? values + lo : NULL;
   gp_status s = rx_device_sort<u64, V, PV>(ctx, comp, comp, NULL, v, v, n, GP_KEY_UNSIGNED, 0, 0,
-                                           scratch + rx_align256((size_t)n * 8));
+                                           scratch + rx_align((size_t)n * 8));
   if (s) return s;
   g = (n + 255) / 256;
   if (g > (u64)sms * 16) g = (u64)sms * 16;
