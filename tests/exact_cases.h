@@ -106,10 +106,55 @@ static void test_known(void) {
   check_f32(f, 3, "f32 sticky");
 }
 
+/* Ties: three parts a + b + c whose exact sum is a tie of two outputs (a + b) nudged by c,
+ * placed far apart (other tiles, blocks and lanes) in an array of zeros, so that the GPU
+ * folds them from different places: a fold that ends in two doubles must still round
+ * once (F32: the double nearest the sum is itself a tie of two floats, the rest breaks
+ * it), and a rest wider than a double goes through the superaccumulator. */
+static void test_ties(void) {
+  static const struct { double a, b, c; const char *what; } c64[] = {
+    {1.0, 0x1p-53, 0x1p-100, "tie + 2^-100"}, {1.0, 0x1p-53, -0x1p-100, "tie - 2^-100"},
+    {1.0, 0x1p-53, 0x1p-110, "tie + 2^-110"}, {1.0, 0x1p-53, -0x1p-110, "tie - 2^-110"},
+    {1.0, 0x1p-53, 0x1p-1074, "tie + 2^-1074"}, {1.0 + 0x1p-52, 0x1p-53, 0.0, "tie to even (up)"},
+  };
+  static const struct { float a, b, c; const char *what; } c32[] = {
+    {1.0f, 0x1p-24f, 0x1p-60f, "tie + 2^-60"}, {1.0f, 0x1p-24f, -0x1p-60f, "tie - 2^-60"},
+    {1.0f, 0x1p-24f, 0.0f, "tie to even (down)"}, {1.0f + 0x1p-23f, 0x1p-24f, 0.0f, "tie to even (up)"},
+    {1.0f, 0x1p-24f, 0x1p-110f, "tie + 2^-110"}, {1.0f, 0x1p-24f, -0x1p-110f, "tie - 2^-110"},
+    {1.0f, 0x1p-24f, 0x1p-140f, "tie + 2^-140"},
+    {FLT_MAX, 0x1p103f, -0x1p50f, "just below the overflow tie"},
+    {FLT_MAX, 0x1p103f, 0x1p50f, "just above the overflow tie"},
+  };
+  const size_t n = 3 * 4096 + 17;
+  const size_t at[2][3] = {{0, n / 2, n - 1}, {n - 1, 0, 2 * 4096 + 5}};
+  double *d = (double *)calloc(n, sizeof *d);
+  float *f = (float *)calloc(n, sizeof *f);
+  char what[96];
+  for (int sign = 0; sign < 2; sign++)
+    for (int p = 0; p < 2; p++) {
+      const double sg = sign ? -1.0 : 1.0;
+      for (size_t k = 0; k < sizeof c64 / sizeof c64[0]; k++) {
+        d[at[p][0]] = sg * c64[k].a; d[at[p][1]] = sg * c64[k].b; d[at[p][2]] = sg * c64[k].c;
+        snprintf(what, sizeof what, "%s%s (placement %d)", sign ? "-" : "", c64[k].what, p);
+        check_f64(d, n, what);
+        d[at[p][0]] = d[at[p][1]] = d[at[p][2]] = 0.0;
+      }
+      for (size_t k = 0; k < sizeof c32 / sizeof c32[0]; k++) {
+        f[at[p][0]] = (float)sg * c32[k].a; f[at[p][1]] = (float)sg * c32[k].b;
+        f[at[p][2]] = (float)sg * c32[k].c;
+        snprintf(what, sizeof what, "%s%s (placement %d)", sign ? "-" : "", c32[k].what, p);
+        check_f32(f, n, what);
+        f[at[p][0]] = f[at[p][1]] = f[at[p][2]] = 0.0f;
+      }
+    }
+  free(d);
+  free(f);
+}
+
 /* random data of several kinds; each size also checked shuffled (same bits) */
-enum { K_UNIFORM, K_WIDE, K_CANCEL, K_SUBNORMAL, K_HUGE, K_NKINDS };
+enum { K_UNIFORM, K_WIDE, K_CANCEL, K_SUBNORMAL, K_HUGE, K_SPAN, K_NKINDS };
 static const char *kind_name[] = {"uniform", "whole exponent range", "cancellation", "subnormal",
-                                  "near overflow"};
+                                  "near overflow", "exponents 7 apart"};
 
 static double gen_f64(int kind, size_t i, size_t n) {
   double s = (check_rand64() & 1) ? -1.0 : 1.0;
@@ -118,6 +163,8 @@ static double gen_f64(int kind, size_t i, size_t n) {
   case K_WIDE: return s * ldexp(1.0 + check_rand01(), (int)(check_rand64() % 2098) - 1074);
   case K_SUBNORMAL: return s * ldexp((double)(check_rand64() >> 12), -1074);
   case K_HUGE: return s * ldexp(1.0 + check_rand01(), 1020 + (int)(check_rand64() % 4));
+  /* sums wider than two doubles, every part within 113 bits of the largest */
+  case K_SPAN: return (check_rand01() - 0.25) * ldexp(1.0, 7 * (int)(i % 8));
   default: /* cancellation: pairs +-v with a small remainder */
     (void)n;
     return (i & 1) ? -ldexp(1.0, 60) : ldexp(1.0, 60) + (double)(check_rand64() % 8);
@@ -130,6 +177,7 @@ static float gen_f32(int kind, size_t i) {
   case K_WIDE: return s * ldexpf(1.0f + (float)check_rand01(), (int)(check_rand64() % 277) - 149);
   case K_SUBNORMAL: return s * ldexpf((float)(check_rand64() >> 41), -149);
   case K_HUGE: return s * ldexpf(1.0f + (float)check_rand01(), 124 + (int)(check_rand64() % 4));
+  case K_SPAN: return ldexpf((float)(check_rand01() - 0.25), 7 * (int)(i % 8));
   default: return (i & 1) ? -1e30f : 1e30f + (float)(check_rand64() % 8) * 1e23f;
   }
 }

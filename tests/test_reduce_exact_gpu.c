@@ -86,6 +86,7 @@ int main(void) {
   const int quick = q && strcmp(q, "0") != 0;
   if (quick) xc_max_n = (size_t)1 << 17;
   test_known();
+  test_ties();
   test_random();
   if (!quick) test_large();
   cudaFree(d_buf);

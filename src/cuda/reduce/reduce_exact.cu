@@ -18,6 +18,7 @@
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
+#include "cuda/reduce/exact_fold.cuh"
 #include "core/exact_sum.h"
 #include "core/reduce_tree.h"
 
@@ -41,6 +42,16 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_ONE_BLOCK_N
 #define GP_XS_ONE_BLOCK_N ((size_t)1 << 13)
 #endif
+/* 1: blocks fold by the fixed-point window (exact_fold.cuh) when it holds their values,
+ * else by exact merges; 0: always by exact merges (for A/B measurements). */
+#ifndef GP_XS_INT_FOLD
+#define GP_XS_INT_FOLD 1
+#endif
+/* 1: a tile's inputs go into the expansions without a test per input (TwoSum's errors
+ * ORed, the tile done again the careful way when any was inexact); 0: careful always. */
+#ifndef GP_XS_SPEC
+#define GP_XS_SPEC 1
+#endif
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
 
@@ -61,6 +72,11 @@ template <> struct gp_xs_fmt<double> {
 /* the rounded double (exact for F32) as the output element, NaN canonical */
 __device__ __forceinline__ void gp_xs_store(float *out, double r) { *out = gp_rt_canon_f32((float)r); }
 __device__ __forceinline__ void gp_xs_store(double *out, double r) { *out = gp_rt_canon_f64(r); }
+/* the exact sum h + l (no limbs, no NaN or inf) rounded once to the output element */
+__device__ __forceinline__ void gp_xs_store2(float *out, double h, double l) {
+  *out = gp_xs_round_f32(h, l);
+}
+__device__ __forceinline__ void gp_xs_store2(double *out, double h, double l) { *out = h + l; }
 
 /* normalize the block's (or the call's) limbs, round once, store: out of line, so its
  * local arrays stay out of the kernel's register allocation */
@@ -95,6 +111,25 @@ __device__ __noinline__ unsigned gp_xs_flush(gp_xs_u64 *acc, double x) {
   return GP_XS_NOT_NEG0 | GP_XS_USED;
 }
 
+/* one input into a lane's expansion (h, l) without a test: returns whether it was not
+ * exact (then the caller restores the expansion and takes the tile again by gp_xs_step) */
+__device__ __forceinline__ bool gp_xs_try(double &h, double &l, float x) {
+  (void)l;
+  const double v = (double)x, s = h + v, bb = s - h;
+  const double e = (h - (s - bb)) + (v - bb);
+  h = s;
+  return !(e == 0.0);
+}
+__device__ __forceinline__ bool gp_xs_try(double &h, double &l, double x) {
+  const double s = h + x, bb = s - h;
+  const double e = (h - (s - bb)) + (x - bb);
+  const double t = e == 0.0 ? l : l + e; /* a -0 l stays -0, as in gp_xs_add2 */
+  const double cc = t - l, f = (l - (t - cc)) + (e - cc);
+  h = s;
+  l = t;
+  return !(f == 0.0) | !(fabs(s) < GP_XS_F64_HEAD_MAX);
+}
+
 /* one input into a lane's expansion (h, l) */
 __device__ __forceinline__ void gp_xs_step(double &h, double &l, float x, gp_xs_u64 *acc,
                                            unsigned &fl) {
@@ -106,13 +141,28 @@ __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs
                                            unsigned &fl) {
   if (!gp_xs_add2(&h, &l, x)) fl |= gp_xs_flush<double>(acc, x);
 }
+/* A tile's inputs x[u * W + c] into the expansions (h[c], l[c]) the careful way (after
+ * gp_xs_try found one inexact); out of line, so the calls it makes do not make the hot
+ * loop keep its registers in memory. */
+template <typename T, unsigned W>
+__device__ __noinline__ void gp_xs_tile_careful(double *h, double *l, const T *x, gp_xs_u64 *acc,
+                                                unsigned *fl) {
+  unsigned f = *fl;
+#pragma unroll
+  for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+    for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u * W + c], acc, f);
+  *fl = f;
+}
+
 /* another expansion (oh, ol) into (h, l), each part exactly or through the accumulator */
 template <typename T>
 __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, double ol,
                                             gp_xs_u64 *acc, unsigned &fl) {
   fl |= gp_xs_head_flag(oh);
-  if (sizeof(T) == 4) {
+  if (sizeof(T) == 4) { /* a lane's l is -0; a record's (window fold) may not be */
     if (!gp_xs_add1(&h, oh)) fl |= gp_xs_flush<T>(acc, oh);
+    if (!gp_xs_add1(&h, ol)) fl |= gp_xs_flush<T>(acc, ol);
   } else {
     if (!gp_xs_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
     if (!gp_xs_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);
@@ -168,6 +218,69 @@ template <int L> __device__ __forceinline__ void gp_xs_block_limbs(gp_xs_u64 (*w
   }
 }
 
+/* The window fold's remainder (exact_fold.cuh), by thread 0, into the block's
+ * superaccumulator. */
+template <typename T> __device__ __forceinline__ unsigned gp_xs_flush_rest(gp_xs_u64 *acc, const double (&rest)[2]) {
+  unsigned fl = 0u;
+  if (rest[0] != 0.0) fl |= gp_xs_flush<T>(acc, rest[0]);
+  if (rest[1] != 0.0) fl |= gp_xs_flush<T>(acc, rest[1]);
+  return fl;
+}
+
+/* The block's lanes' W expansions each (h[c], l[c]; l is -0 for F32) by the window fold:
+ * false (every thread) when it cannot hold them; otherwise thread 0 gets the block's
+ * expansion in (bh, bl) and its flags in fl, any remainder already in acc. */
+template <typename T, unsigned W>
+__device__ __forceinline__ bool gp_xs_fold_lanes(const double (&h)[W], const double (&l)[W], unsigned &fl,
+                                                 gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
+                                                 double &bh, double &bl) {
+  static_assert(GP_XS_THREADS * 2 * W <= GP_XF_MAX_VALUES, "the window's headroom");
+  int e = 1;
+#pragma unroll
+  for (unsigned c = 0; c < W; c++) {
+    e = max(e, gp_xf_bexp(h[c]));
+    if (sizeof(T) == 8) e = max(e, gp_xf_bexp(l[c]));
+  }
+  const int E = gp_xf_block_emax(e, xf), unit = gp_xf_unit(E);
+  gp_xf_i128 a = {0ull, 0ull};
+  bool ok = true;
+  unsigned f = fl;
+#pragma unroll
+  for (unsigned c = 0; c < W; c++) {
+    ok &= gp_xf_add(a, h[c], unit);
+    if (sizeof(T) == 8) ok &= gp_xf_add(a, l[c], unit);
+    f |= gp_xs_head_flag(h[c]);
+  }
+  double rest[2];
+  if (!gp_xf_block_sum(a, ok, f, E, xf, bh, bl, rest)) return false;
+  if (threadIdx.x == 0) fl = f | gp_xs_flush_rest<T>(acc, rest);
+  return true;
+}
+
+/* The last block's window fold of the g records: as gp_xs_fold_lanes. */
+template <typename T>
+__device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsigned g, unsigned &fl,
+                                                   gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
+                                                   double &bh, double &bl) {
+  static_assert(GP_XS_MAX_GRID * 2 <= GP_XF_MAX_VALUES, "the window's headroom");
+  int e = 1;
+  for (unsigned b = threadIdx.x; b < g; b += GP_XS_THREADS)
+    e = max(e, max(gp_xf_bexp(__ldcg(&recs[b].h)), gp_xf_bexp(__ldcg(&recs[b].l))));
+  const int E = gp_xf_block_emax(e, xf), unit = gp_xf_unit(E);
+  gp_xf_i128 a = {0ull, 0ull};
+  bool ok = true;
+  unsigned f = 0u;
+  for (unsigned b = threadIdx.x; b < g; b += GP_XS_THREADS) {
+    const double h = __ldcg(&recs[b].h);
+    ok &= gp_xf_add(a, h, unit) & gp_xf_add(a, __ldcg(&recs[b].l), unit);
+    f |= (unsigned)__ldcg(&recs[b].fl) | gp_xs_head_flag(h);
+  }
+  double rest[2];
+  if (!gp_xf_block_sum(a, ok, f, E, xf, bh, bl, rest)) return false;
+  if (threadIdx.x == 0) fl = f | gp_xs_flush_rest<T>(acc, rest);
+  return true;
+}
+
 template <typename T, bool VEC>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
     const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
@@ -178,6 +291,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   __shared__ gp_xs_u64 wacc[GP_XS_WARPS][L + 1];
   __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
   __shared__ unsigned sf[GP_XS_WARPS], bflags;
+  __shared__ gp_xf_smem<GP_XS_WARPS> xf;
   const unsigned tid = threadIdx.x, warp = tid / GP_WARP_SIZE;
   for (unsigned i = tid; i < GP_XS_WARPS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
   __syncthreads();
@@ -201,19 +315,42 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
         for (unsigned c = 0; c < W; c++) x[u].t[c] = __ldg(p + (u * GP_XS_THREADS + tid) * W + c);
     }
+    if (GP_XS_SPEC) {
+      double h0[W], l0[W];
+      bool bad = false;
 #pragma unroll
-    for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+      for (unsigned c = 0; c < W; c++) { h0[c] = h[c]; l0[c] = l[c]; }
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u].t[c], acc, fl);
+      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+        for (unsigned c = 0; c < W; c++) bad |= gp_xs_try(h[c], l[c], x[u].t[c]);
+      if (bad) {
+        T xs[GP_XS_UNROLL * W];
+#pragma unroll
+        for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+          for (unsigned c = 0; c < W; c++) xs[u * W + c] = x[u].t[c];
+        gp_xs_tile_careful<T, W>(h0, l0, xs, acc, &fl);
+#pragma unroll
+        for (unsigned c = 0; c < W; c++) { h[c] = h0[c]; l[c] = l0[c]; }
+      }
+    } else {
+#pragma unroll
+      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+        for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u].t[c], acc, fl);
+    }
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
     const T *p = in + full * TE;
     const unsigned rem = (unsigned)(n - full * TE);
     for (unsigned k = tid; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
+  if (!GP_XS_INT_FOLD || !gp_xs_fold_lanes<T, W>(h, l, fl, &xf, wacc[0], h[0], l[0])) {
 #pragma unroll
-  for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
-  gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, sf);
+    for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
+    gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, sf);
+  }
 
   /* thread 0 holds the block's expansion: its record, or (no records, or a grid of
    * one that goes on to round) into the limbs when it cannot be rounded by itself */
@@ -230,8 +367,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   __syncthreads();
   unsigned bfl = bflags;
   if (gridDim.x == 1) {
-    if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one IEEE rounding */
-      if (tid == 0) gp_xs_store(out, h[0] + l[0]);
+    if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one rounding */
+      if (tid == 0) gp_xs_store2(out, h[0], l[0]);
       return;
     }
     gp_xs_block_limbs<L>(wacc);
@@ -269,14 +406,16 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   if (recs) {
     double rh = -0.0, rl = -0.0;
     fl = 0;
-    for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
-      fl |= (unsigned)__ldcg(&recs[b].fl);
-      gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
+    if (!GP_XS_INT_FOLD || !gp_xs_fold_records<T>(recs, gridDim.x, fl, &xf, wacc[0], rh, rl)) {
+      for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
+        fl |= (unsigned)__ldcg(&recs[b].fl);
+        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
+      }
+      gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, sf);
     }
-    gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, sf);
     if (tid == 0) {
       if (!(fl & GP_XS_SPECIAL) && !acc_out) {
-        gp_xs_store(out, rh + rl);
+        gp_xs_store2(out, rh, rl);
         *ticket = 0;
       } else {
         fl |= gp_xs_flush<T>(wacc[0], rh) | gp_xs_flush<T>(wacc[0], rl);
