@@ -108,9 +108,8 @@ static void test_known(void) {
 
 /* Ties: three parts a + b + c whose exact sum is a tie of two outputs (a + b) nudged by c,
  * placed far apart (other tiles, blocks and lanes) in an array of zeros, so that the GPU
- * folds them from different places: a fold that ends in two doubles must still round
- * once (F32: the double nearest the sum is itself a tie of two floats, the rest breaks
- * it), and a rest wider than a double goes through the superaccumulator. */
+ * folds them from different places: the fold's two doubles must still round once, and a
+ * rest wider than a double (F64 2^-110) goes through the superaccumulator. */
 static void test_ties(void) {
   static const struct { double a, b, c; const char *what; } c64[] = {
     {1.0, 0x1p-53, 0x1p-100, "tie + 2^-100"}, {1.0, 0x1p-53, -0x1p-100, "tie - 2^-100"},

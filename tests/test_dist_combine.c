@@ -99,6 +99,7 @@ static void test_all_ops(void) {
 int main(void) {
   ctx = check_cpu_context();
   test_known();
+  test_ties();
   test_random();
   test_all_ops();
   gp_destroy(ctx);

@@ -63,28 +63,6 @@ GP_RT_FN int gp_xs_add2(double *h, double *l, double x) {
   return 1;
 }
 
-/* The float nearest (ties to even) the exact h + l, for finite doubles h and l whose sum
- * is exact as an expansion (no limbs): the F32 result of a fold that ends with two
- * doubles. TwoSum makes s = RN(h + l) and t = h + l - s exactly; no float tie can lie
- * strictly between s and the exact sum (a tie is a double and s is the double nearest the
- * sum), so the float nearest s is the answer unless s itself is a tie of two floats, and
- * then t's sign picks the side. Sums of 2^128 - 2^103 and up round to inf, as IEEE does. */
-GP_RT_FN float gp_xs_round_f32(double h, double l) {
-  const double s = h + l;
-  const double bb = s - h;
-  const double t = (h - (s - bb)) + (l - bb);
-  const float f = (float)s;
-  const double fd = (double)f;
-  if (t == 0.0 || fd == s) return f;
-  const float lo = fd < s ? f : nextafterf(f, -INFINITY);
-  const float hi = fd < s ? nextafterf(f, INFINITY) : f;
-  /* the neighbours as doubles, an infinity standing for +-2^128 (its tie is finite) */
-  const double lod = isinf(lo) ? -0x1p128 : (double)lo;
-  const double hid = isinf(hi) ? 0x1p128 : (double)hi;
-  if (s != 0.5 * (lod + hid)) return f; /* not a tie: the exact midpoint is a double */
-  return t > 0.0 ? hi : lo;
-}
-
 /* x (finite, an integer number of 2^lsb units) as three signed 32-bit digits d[0..2]
  * of limbs k, k+1, k+2; returns k, or -1 for x = 0. */
 GP_RT_FN int gp_xs_split(double x, int lsb, int64_t d[3]) {

@@ -42,15 +42,19 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_ONE_BLOCK_N
 #define GP_XS_ONE_BLOCK_N ((size_t)1 << 13)
 #endif
-/* 1: blocks fold by the fixed-point window (exact_fold.cuh) when it holds their values,
- * else by exact merges; 0: always by exact merges (for A/B measurements). */
+/* 1: F64 blocks of inputs under GP_XS_WINDOW_MAX_N elements fold by the fixed-point
+ * window (exact_fold.cuh) when it holds their values, else by exact merges; 0: always by
+ * exact merges (for A/B measurements). F32 always merges: its merges are one double's
+ * TwoSum, shorter than the window's barriers and thread 0's conversion. Measured on the
+ * H200 (2026-12-02, docs/perf/reduce.md): the window took F64 2^12..2^18 from 0.53-0.77x
+ * CUB to 0.70-0.88x, made F32 0.4-0.7 us slower at 2^12..2^20, and its registers cost
+ * the main loop ~1.4% at F64 2^28..2^30, where the fold's time is nothing: larger inputs
+ * run the kernel stamped without it. */
 #ifndef GP_XS_INT_FOLD
 #define GP_XS_INT_FOLD 1
 #endif
-/* 1: a tile's inputs go into the expansions without a test per input (TwoSum's errors
- * ORed, the tile done again the careful way when any was inexact); 0: careful always. */
-#ifndef GP_XS_SPEC
-#define GP_XS_SPEC 1
+#ifndef GP_XS_WINDOW_MAX_N
+#define GP_XS_WINDOW_MAX_N ((size_t)1 << 25)
 #endif
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
@@ -64,19 +68,16 @@ struct gp_xs_rec {
 template <typename T> struct gp_xs_fmt;
 template <> struct gp_xs_fmt<float> {
   static constexpr int L = GP_XS_F32_LIMBS, LSB = GP_XS_F32_LSB, PREC = 24;
+  static constexpr bool WINDOW = false; /* a record's l stays -0 */
 };
 template <> struct gp_xs_fmt<double> {
   static constexpr int L = GP_XS_F64_LIMBS, LSB = GP_XS_F64_LSB, PREC = 53;
+  static constexpr bool WINDOW = GP_XS_INT_FOLD;
 };
 
 /* the rounded double (exact for F32) as the output element, NaN canonical */
 __device__ __forceinline__ void gp_xs_store(float *out, double r) { *out = gp_rt_canon_f32((float)r); }
 __device__ __forceinline__ void gp_xs_store(double *out, double r) { *out = gp_rt_canon_f64(r); }
-/* the exact sum h + l (no limbs, no NaN or inf) rounded once to the output element */
-__device__ __forceinline__ void gp_xs_store2(float *out, double h, double l) {
-  *out = gp_xs_round_f32(h, l);
-}
-__device__ __forceinline__ void gp_xs_store2(double *out, double h, double l) { *out = h + l; }
 
 /* normalize the block's (or the call's) limbs, round once, store: out of line, so its
  * local arrays stay out of the kernel's register allocation */
@@ -111,25 +112,6 @@ __device__ __noinline__ unsigned gp_xs_flush(gp_xs_u64 *acc, double x) {
   return GP_XS_NOT_NEG0 | GP_XS_USED;
 }
 
-/* one input into a lane's expansion (h, l) without a test: returns whether it was not
- * exact (then the caller restores the expansion and takes the tile again by gp_xs_step) */
-__device__ __forceinline__ bool gp_xs_try(double &h, double &l, float x) {
-  (void)l;
-  const double v = (double)x, s = h + v, bb = s - h;
-  const double e = (h - (s - bb)) + (v - bb);
-  h = s;
-  return !(e == 0.0);
-}
-__device__ __forceinline__ bool gp_xs_try(double &h, double &l, double x) {
-  const double s = h + x, bb = s - h;
-  const double e = (h - (s - bb)) + (x - bb);
-  const double t = e == 0.0 ? l : l + e; /* a -0 l stays -0, as in gp_xs_add2 */
-  const double cc = t - l, f = (l - (t - cc)) + (e - cc);
-  h = s;
-  l = t;
-  return !(f == 0.0) | !(fabs(s) < GP_XS_F64_HEAD_MAX);
-}
-
 /* one input into a lane's expansion (h, l) */
 __device__ __forceinline__ void gp_xs_step(double &h, double &l, float x, gp_xs_u64 *acc,
                                            unsigned &fl) {
@@ -141,28 +123,13 @@ __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs
                                            unsigned &fl) {
   if (!gp_xs_add2(&h, &l, x)) fl |= gp_xs_flush<double>(acc, x);
 }
-/* A tile's inputs x[u * W + c] into the expansions (h[c], l[c]) the careful way (after
- * gp_xs_try found one inexact); out of line, so the calls it makes do not make the hot
- * loop keep its registers in memory. */
-template <typename T, unsigned W>
-__device__ __noinline__ void gp_xs_tile_careful(double *h, double *l, const T *x, gp_xs_u64 *acc,
-                                                unsigned *fl) {
-  unsigned f = *fl;
-#pragma unroll
-  for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-    for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u * W + c], acc, f);
-  *fl = f;
-}
-
 /* another expansion (oh, ol) into (h, l), each part exactly or through the accumulator */
 template <typename T>
 __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, double ol,
                                             gp_xs_u64 *acc, unsigned &fl) {
   fl |= gp_xs_head_flag(oh);
-  if (sizeof(T) == 4) { /* a lane's l is -0; a record's (window fold) may not be */
+  if (sizeof(T) == 4) { /* ol is -0 */
     if (!gp_xs_add1(&h, oh)) fl |= gp_xs_flush<T>(acc, oh);
-    if (!gp_xs_add1(&h, ol)) fl |= gp_xs_flush<T>(acc, ol);
   } else {
     if (!gp_xs_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
     if (!gp_xs_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);
@@ -220,48 +187,44 @@ template <int L> __device__ __forceinline__ void gp_xs_block_limbs(gp_xs_u64 (*w
 
 /* The window fold's remainder (exact_fold.cuh), by thread 0, into the block's
  * superaccumulator. */
-template <typename T> __device__ __forceinline__ unsigned gp_xs_flush_rest(gp_xs_u64 *acc, const double (&rest)[2]) {
+__device__ __forceinline__ unsigned gp_xs_flush_rest(gp_xs_u64 *acc, const double (&rest)[2]) {
   unsigned fl = 0u;
-  if (rest[0] != 0.0) fl |= gp_xs_flush<T>(acc, rest[0]);
-  if (rest[1] != 0.0) fl |= gp_xs_flush<T>(acc, rest[1]);
+  if (rest[0] != 0.0) fl |= gp_xs_flush<double>(acc, rest[0]);
+  if (rest[1] != 0.0) fl |= gp_xs_flush<double>(acc, rest[1]);
   return fl;
 }
 
-/* The block's lanes' W expansions each (h[c], l[c]; l is -0 for F32) by the window fold:
- * false (every thread) when it cannot hold them; otherwise thread 0 gets the block's
- * expansion in (bh, bl) and its flags in fl, any remainder already in acc. */
-template <typename T, unsigned W>
-__device__ __forceinline__ bool gp_xs_fold_lanes(const double (&h)[W], const double (&l)[W], unsigned &fl,
-                                                 gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                                 double &bh, double &bl) {
+/* F64: the block's lanes' W expansions each (h[c], l[c]) by the window fold: false
+ * (every thread) when it cannot hold them; otherwise thread 0 gets the block's expansion
+ * in (*bh, *bl) and its flags in *fl, any remainder already in acc. (Out of line, this
+ * and gp_xs_fold_records made the kernel spill more, not less.) */
+template <unsigned W>
+__device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *l, unsigned *fl,
+                                              gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
+                                              double *bh, double *bl) {
   static_assert(GP_XS_THREADS * 2 * W <= GP_XF_MAX_VALUES, "the window's headroom");
   int e = 1;
 #pragma unroll
-  for (unsigned c = 0; c < W; c++) {
-    e = max(e, gp_xf_bexp(h[c]));
-    if (sizeof(T) == 8) e = max(e, gp_xf_bexp(l[c]));
-  }
+  for (unsigned c = 0; c < W; c++) e = max(e, max(gp_xf_bexp(h[c]), gp_xf_bexp(l[c])));
   const int E = gp_xf_block_emax(e, xf), unit = gp_xf_unit(E);
   gp_xf_i128 a = {0ull, 0ull};
   bool ok = true;
-  unsigned f = fl;
+  unsigned f = *fl;
 #pragma unroll
   for (unsigned c = 0; c < W; c++) {
-    ok &= gp_xf_add(a, h[c], unit);
-    if (sizeof(T) == 8) ok &= gp_xf_add(a, l[c], unit);
+    ok &= gp_xf_add(a, h[c], unit) & gp_xf_add(a, l[c], unit);
     f |= gp_xs_head_flag(h[c]);
   }
   double rest[2];
-  if (!gp_xf_block_sum(a, ok, f, E, xf, bh, bl, rest)) return false;
-  if (threadIdx.x == 0) fl = f | gp_xs_flush_rest<T>(acc, rest);
+  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest)) return false;
+  if (threadIdx.x == 0) *fl = f | gp_xs_flush_rest(acc, rest);
   return true;
 }
 
-/* The last block's window fold of the g records: as gp_xs_fold_lanes. */
-template <typename T>
-__device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsigned g, unsigned &fl,
-                                                   gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                                   double &bh, double &bl) {
+/* F64: the last block's window fold of the g records, as gp_xs_fold_lanes. */
+__device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsigned g, unsigned *fl,
+                                                gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
+                                                double *bh, double *bl) {
   static_assert(GP_XS_MAX_GRID * 2 <= GP_XF_MAX_VALUES, "the window's headroom");
   int e = 1;
   for (unsigned b = threadIdx.x; b < g; b += GP_XS_THREADS)
@@ -276,12 +239,12 @@ __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsign
     f |= (unsigned)__ldcg(&recs[b].fl) | gp_xs_head_flag(h);
   }
   double rest[2];
-  if (!gp_xf_block_sum(a, ok, f, E, xf, bh, bl, rest)) return false;
-  if (threadIdx.x == 0) fl = f | gp_xs_flush_rest<T>(acc, rest);
+  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest)) return false;
+  if (threadIdx.x == 0) *fl = f | gp_xs_flush_rest(acc, rest);
   return true;
 }
 
-template <typename T, bool VEC>
+template <typename T, bool VEC, bool WIN>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
     const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
     T *out, int64_t *acc_out) {
@@ -315,38 +278,17 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
         for (unsigned c = 0; c < W; c++) x[u].t[c] = __ldg(p + (u * GP_XS_THREADS + tid) * W + c);
     }
-    if (GP_XS_SPEC) {
-      double h0[W], l0[W];
-      bool bad = false;
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) { h0[c] = h[c]; l0[c] = l[c]; }
+    for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
-      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-        for (unsigned c = 0; c < W; c++) bad |= gp_xs_try(h[c], l[c], x[u].t[c]);
-      if (bad) {
-        T xs[GP_XS_UNROLL * W];
-#pragma unroll
-        for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-          for (unsigned c = 0; c < W; c++) xs[u * W + c] = x[u].t[c];
-        gp_xs_tile_careful<T, W>(h0, l0, xs, acc, &fl);
-#pragma unroll
-        for (unsigned c = 0; c < W; c++) { h[c] = h0[c]; l[c] = l0[c]; }
-      }
-    } else {
-#pragma unroll
-      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-        for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u].t[c], acc, fl);
-    }
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u].t[c], acc, fl);
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
     const T *p = in + full * TE;
     const unsigned rem = (unsigned)(n - full * TE);
     for (unsigned k = tid; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
-  if (!GP_XS_INT_FOLD || !gp_xs_fold_lanes<T, W>(h, l, fl, &xf, wacc[0], h[0], l[0])) {
+  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0])) {
 #pragma unroll
     for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
     gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, sf);
@@ -367,8 +309,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   __syncthreads();
   unsigned bfl = bflags;
   if (gridDim.x == 1) {
-    if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one rounding */
-      if (tid == 0) gp_xs_store2(out, h[0], l[0]);
+    if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one IEEE rounding */
+      if (tid == 0) gp_xs_store(out, h[0] + l[0]);
       return;
     }
     gp_xs_block_limbs<L>(wacc);
@@ -406,7 +348,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   if (recs) {
     double rh = -0.0, rl = -0.0;
     fl = 0;
-    if (!GP_XS_INT_FOLD || !gp_xs_fold_records<T>(recs, gridDim.x, fl, &xf, wacc[0], rh, rl)) {
+    if (!WIN || !gp_xs_fold_records(recs, gridDim.x, &fl, &xf, wacc[0], &rh, &rl)) {
       for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
         fl |= (unsigned)__ldcg(&recs[b].fl);
         gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
@@ -415,7 +357,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     }
     if (tid == 0) {
       if (!(fl & GP_XS_SPECIAL) && !acc_out) {
-        gp_xs_store2(out, rh, rl);
+        gp_xs_store(out, rh + rl);
         *ticket = 0;
       } else {
         fl |= gp_xs_flush<T>(wacc[0], rh) | gp_xs_flush<T>(wacc[0], rl);
@@ -443,9 +385,9 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 }
 
 /* Blocks of the kernel that fit on the device at once. */
-template <typename T, bool VEC> static unsigned gp_xs_resident(gp_context *ctx) {
+template <typename T, bool VEC, bool WIN> static unsigned gp_xs_resident(gp_context *ctx) {
   static int per_sm[GP_RESIDENT_MAX_DEVICES];
-  return gp_resident_blocks(ctx, gp_sum_exact_kernel<T, VEC>, GP_XS_THREADS, per_sm);
+  return gp_resident_blocks(ctx, gp_sum_exact_kernel<T, VEC, WIN>, GP_XS_THREADS, per_sm);
 }
 
 /* Tiles of the kernel (the most blocks it can use) for n elements of T. */
@@ -454,12 +396,12 @@ template <typename T> static size_t gp_xs_tiles(size_t n) {
   return n / TE + (n % TE != 0);
 }
 
-template <typename T, bool VEC>
+template <typename T, bool VEC, bool WIN>
 static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
                               int64_t *acc_out) {
   size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid
             : n <= GP_XS_ONE_BLOCK_N ? 1
-                                                      : gp_xs_resident<T, VEC>(ctx);
+                                                      : gp_xs_resident<T, VEC, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
   if (g > tiles) g = tiles;
   if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
@@ -470,10 +412,20 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scra
     gp_status s = gp_cuda_reduce_next_slot(ctx, &ticket, &gacc);
     if (s != GP_OK) return s;
   }
-  gp_sum_exact_kernel<T, VEC><<<(unsigned)g, GP_XS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+  gp_sum_exact_kernel<T, VEC, WIN><<<(unsigned)g, GP_XS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
       in, n, static_cast<gp_xs_rec *>(scratch), gacc, ticket, out, acc_out);
   GP_LAUNCH_CHECK(ctx, "gp_sum_exact_kernel", g, GP_XS_THREADS, 0);
   return GP_OK;
+}
+
+/* the kernel with the window fold (F64 below GP_XS_WINDOW_MAX_N) or without */
+template <typename T, bool VEC>
+static gp_status gp_xs_pick(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
+                            int64_t *acc_out) {
+  if constexpr (gp_xs_fmt<T>::WINDOW) {
+    if (n < GP_XS_WINDOW_MAX_N) return gp_xs_launch<T, VEC, true>(ctx, in, n, scratch, out, acc_out);
+  }
+  return gp_xs_launch<T, VEC, false>(ctx, in, n, scratch, out, acc_out);
 }
 
 template <typename T>
@@ -481,8 +433,8 @@ static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *sc
                            void *d_out, int64_t *acc_out) {
   const T *in = static_cast<const T *>(d_in);
   T *out = static_cast<T *>(d_out);
-  if ((uintptr_t)in % 16 == 0) return gp_xs_launch<T, true>(ctx, in, n, scratch, out, acc_out);
-  return gp_xs_launch<T, false>(ctx, in, n, scratch, out, acc_out);
+  if ((uintptr_t)in % 16 == 0) return gp_xs_pick<T, true>(ctx, in, n, scratch, out, acc_out);
+  return gp_xs_pick<T, false>(ctx, in, n, scratch, out, acc_out);
 }
 
 extern "C" size_t gp_cuda_sum_exact_scratch_bytes(gp_dtype type, size_t n) {
