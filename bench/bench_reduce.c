@@ -51,6 +51,7 @@ typedef struct reduce_plan {
   gp_op argops[2]; /* --op argmin / argmax: GP_MIN / GP_MAX */
   uint64_t rows[MAX_LIST]; /* --rows: segment lengths */
   int ndt, nops, nalgo, nsizes, do_ladder, peers, nargs, nrows;
+  int query; /* --pointer-query: our rows call gp_reduce, not gp_reduce_device */
   reduce_step steps[MAX_LIST];
   int nsteps;
 } reduce_plan;
@@ -64,6 +65,7 @@ typedef struct reduce_arg {
   void *out;
   gp_reduce_algo algo;
   unsigned two_phase_blocks; /* 0: the chapter's 64 */
+  int query;                 /* gp_reduce (two pointer queries) instead of gp_reduce_device */
 #if GP_HAVE_CUDA
   gpb_cub_reduce *peer;
 #endif
@@ -82,7 +84,9 @@ static int run_ours(void *p, void *stream) {
   reduce_arg *a = (reduce_arg *)p;
   (void)stream; /* the context launches on the harness stream (gpb_open set it) */
   gp_status s = gp_set_two_phase_blocks(a->ctx, a->two_phase_blocks);
-  if (s == GP_OK) s = gp_reduce(a->ctx, a->op, a->t, a->in, a->n, a->out, a->algo);
+  if (s == GP_OK)
+    s = a->query ? gp_reduce(a->ctx, a->op, a->t, a->in, a->n, a->out, a->algo)
+                 : gp_reduce_device(a->ctx, a->op, a->t, a->in, a->n, a->out, a->algo);
   if (s != GP_OK) {
     fprintf(stderr, "gpuprims bench reduce: gp_reduce(%s, %s, n=%zu, %s) failed (%s): %s\n",
             gp_op_name(a->op), gp_dtype_name(a->t), a->n, gp_reduce_algo_name(a->algo),
@@ -137,9 +141,9 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims bench reduce [--dtype f32,...] [--op sum,...] [--n 2^20,2^24,...]\n"
           "                             [--algo auto|all|interleaved,...] [--ladder] [--no-peers]\n"
-          "                             [--rows LEN,...]\n"
+          "                             [--rows LEN,...] [--pointer-query]\n"
           "                             [shared options]\n\n"
-          "Times gp_reduce on random device data (a hash per element, generated on the GPU),\n"
+          "Times gp_reduce_device on random device data (a hash per element, generated on the GPU),\n"
           "with cub::DeviceReduce and thrust::reduce on the same buffer and stream, and the\n"
           "ratio peer time / our time in our rows (>1: gpuprims is faster).\n"
           "Default: f32 sum, n = 2^18, 2^20, ..., 2^30 (2^26 on the CPU backend), algo auto.\n"
@@ -149,7 +153,10 @@ static void usage(FILE *f) {
           "  --op       also argmin, argmax: gp_argreduce vs cub::DeviceReduce::ArgMin/ArgMax\n"
           "  --rows     row lengths: gp_reduce_rows over n / LEN rows of each --op (sum, min,\n"
           "             max) vs cub::DeviceSegmentedReduce::Sum (sum only)\n"
-          "  --no-peers skip CUB and thrust\n\n");
+          "  --no-peers skip CUB and thrust\n"
+          "  --pointer-query  our reduce rows call gp_reduce, which asks CUDA where in and out\n"
+          "             live (two cudaPointerGetAttributes, ~1 us); by default they call\n"
+          "             gp_reduce_device, which takes device pointers as CUB does\n\n");
   gpb_print_options_help(f);
 }
 
@@ -222,6 +229,7 @@ static int parse_args(int argc, char **argv, gpb_options *opt, reduce_plan *p) {
     if (r > 0) continue;
     if (strcmp(a, "--ladder") == 0) { p->do_ladder = 1; continue; }
     if (strcmp(a, "--no-peers") == 0) { p->peers = 0; continue; }
+    if (strcmp(a, "--pointer-query") == 0) { p->query = 1; continue; }
     int is_list = strcmp(a, "--dtype") == 0 || strcmp(a, "--op") == 0 ||
                   strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0 || strcmp(a, "--rows") == 0;
     if (!is_list) {
@@ -354,6 +362,7 @@ static int time_op_size(gpb_bench *b, const reduce_plan *p, gp_op op, gp_dtype t
   arg.in = in;
   arg.n = (size_t)n;
   arg.out = out;
+  arg.query = p->query;
   const double bytes = (double)n * (double)gp_dtype_size(t);
   peer_rows pr;
   time_peers(b, &arg, p->peers, bytes, &pr);

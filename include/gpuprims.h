@@ -164,6 +164,13 @@ gp_dtype gp_reduce_out_type(gp_op op, gp_dtype type);
  *  - Asynchronous on the context's stream when `in` and `out` are both device memory. */
 gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
                     size_t n, void *out, gp_reduce_algo algo);
+/* gp_reduce for `in` and `out` the caller knows to be device (or managed) memory: no
+ * pointer query (cudaPointerGetAttributes, ~0.5 us of host time each, two per
+ * gp_reduce), asynchronous on the context's stream, as cub::DeviceReduce is. A host
+ * pointer there is undefined (a GPU fault) unless GPUPRIMS_DEBUG_SYNC=1, which checks
+ * both (GP_ERR_INVALID_ARGUMENT). On the CPU backend this is gp_reduce. */
+gp_status gp_reduce_device(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                           size_t n, void *out, gp_reduce_algo algo);
 /* Phase-1 grid size of GP_REDUCE_TWO_PHASE (blocks of 256 threads). 0 restores the
  * chapter's 64 blocks. Both backends honour it, so they still agree bit for bit. */
 gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks);

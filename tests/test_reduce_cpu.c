@@ -600,8 +600,17 @@ static void test_minmax_auto(void) {
   free(buf);
 }
 
+/* gp_reduce_device on the CPU backend is gp_reduce: host pointers, the same bits */
+static void test_device_api(void) {
+  double x[5] = {1e16, 1.0, -1e16, 0.5, 3.25}, a = 0, b = 0;
+  CHECK_OK(ctx, gp_reduce(ctx, GP_SUM, GP_F64, x, 5, &a, GP_REDUCE_AUTO));
+  CHECK_OK(ctx, gp_reduce_device(ctx, GP_SUM, GP_F64, x, 5, &b, GP_REDUCE_AUTO));
+  CHECK(a == 4.75 && b == a);
+}
+
 int main(void) {
   ctx = check_cpu_context();
+  test_device_api();
   test_minmax_keys();
   test_kernel_order();
   test_specials();

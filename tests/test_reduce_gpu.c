@@ -2,9 +2,11 @@
  * DESIGN.md matrix (every algorithm; WARP_ATOMIC float sums within a tolerance, since
  * their atomic order varies): host, device, managed and misaligned pointers, repeated
  * runs, AUTO's independence of the grid size, and one array of more than 2^32
- * elements (GP_TEST_LARGE=0 skips it). GP_TEST_QUICK=1 runs the same cases at sizes up
+ * elements (GP_TEST_LARGE=0 skips it); gp_reduce_device on the misaligned device runs and
+ * on managed memory, and its host-pointer check under GPUPRIMS_DEBUG_SYNC=1. GP_TEST_QUICK=1 runs the same cases at sizes up
  * to ~2^20 and without the 2^32 case, so compute-sanitizer's racecheck and synccheck
  * cover the suite in minutes. Exits 77 where no GPU is usable. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "check.h"
 
 #include <stdint.h>
@@ -41,7 +43,9 @@ static int gpu_run(gp_op op, gp_dtype t, const void *data, size_t n, gp_reduce_a
     unsigned char *p = d_buf + (mem == MEM_DEVICE_MISALIGNED ? es : 0);
     CUDA_OK(cudaMemcpy(p, data, n * es, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemset(d_out, 0xAB, 8));
-    s = gp_reduce(gpu, op, t, p, n, d_out, algo); /* asynchronous */
+    /* asynchronous; the misaligned runs through gp_reduce_device (no pointer query) */
+    s = mem == MEM_DEVICE ? gp_reduce(gpu, op, t, p, n, d_out, algo)
+                          : gp_reduce_device(gpu, op, t, p, n, d_out, algo);
     if (s == GP_OK) s = gp_synchronize(gpu);
     CUDA_OK(cudaMemcpy(out, d_out, osz, cudaMemcpyDeviceToHost));
   }
@@ -245,6 +249,40 @@ static void test_managed_and_stream(void) {
   cudaFree(m_out);
 }
 
+/* gp_reduce_device: managed memory, and under GPUPRIMS_DEBUG_SYNC=1 (set before the
+ * context is created) a host pointer for in or out is refused, naming it. */
+static void test_device_api(void) {
+  const size_t n = 100003;
+  double *m = NULL, want = 0, h = 0;
+  if (cudaMallocManaged((void **)&m, (n + 1) * sizeof *m, cudaMemAttachGlobal) != cudaSuccess) {
+    (void)cudaGetLastError();
+    printf("managed memory unavailable: gp_reduce_device's managed case skipped\n");
+  } else {
+    for (size_t i = 0; i < n; i++) m[i] = (double)(i % 977) * 0.37 - 41.0;
+    CHECK_OK(cpu, gp_reduce(cpu, GP_SUM, GP_F64, m, n, &want, GP_REDUCE_AUTO));
+    CHECK_OK(gpu, gp_reduce_device(gpu, GP_SUM, GP_F64, m, n, m + n, GP_REDUCE_AUTO));
+    CHECK_OK(gpu, gp_synchronize(gpu));
+    CHECK(rt_f64_bits(m[n]) == rt_f64_bits(want));
+  }
+  setenv("GPUPRIMS_DEBUG_SYNC", "1", 1);
+  gp_context *dbg = NULL;
+  gp_status s = gp_create(&dbg, GP_BACKEND_CUDA);
+  unsetenv("GPUPRIMS_DEBUG_SYNC");
+  CHECK_MSG(s == GP_OK, "debug context: %s", gp_last_error(dbg));
+  if (s == GP_OK) {
+    CUDA_OK(cudaMemset(d_buf, 0, 64 * sizeof(double)));
+    s = gp_reduce_device(dbg, GP_SUM, GP_F64, d_buf, 64, &h, GP_REDUCE_AUTO);
+    CHECK_MSG(s == GP_ERR_INVALID_ARGUMENT && strstr(gp_last_error(dbg), "out ("),
+              "host out: %s", gp_last_error(dbg));
+    s = gp_reduce_device(dbg, GP_SUM, GP_F64, &want, 1, d_out, GP_REDUCE_AUTO);
+    CHECK_MSG(s == GP_ERR_INVALID_ARGUMENT && strstr(gp_last_error(dbg), "in ("),
+              "host in: %s", gp_last_error(dbg));
+    CHECK_OK(dbg, gp_reduce_device(dbg, GP_SUM, GP_F64, d_buf, 64, d_out, GP_REDUCE_AUTO));
+  }
+  gp_destroy(dbg);
+  if (m) cudaFree(m);
+}
+
 /* More than 2^32 elements: U32 bytes all 0x01, filled on the device. */
 static void test_large(void) {
   const char *env = getenv("GP_TEST_LARGE");
@@ -369,6 +407,7 @@ int main(void) {
   test_minmax_keys();
   test_grid_invariance_and_repeats();
   test_managed_and_stream();
+  test_device_api();
   test_matrix();
   test_large();
   cudaFree(d_buf);

@@ -41,12 +41,21 @@ static gp_status check_args(gp_context *ctx, gp_op op, gp_dtype type, const void
 }
 
 #if GP_HAVE_CUDA
+/* device: the caller says in and out are device memory (gp_reduce_device): no pointer
+ * query unless GPUPRIMS_DEBUG_SYNC=1, which checks the claim */
 static gp_status reduce_cuda(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
-                             void *out, gp_reduce_algo algo, unsigned two_phase_blocks) {
+                             void *out, gp_reduce_algo algo, unsigned two_phase_blocks,
+                             int device) {
   const size_t esize = gp_dtype_size(type);
   const size_t osize = gp_dtype_size(gp_reduce_out_type(op, type));
-  const gp_mem_kind kin = n ? gp_mem_kind_of(ctx, in) : GP_MEM_DEVICE;
-  const gp_mem_kind kout = gp_mem_kind_of(ctx, out);
+  const int query = !device || ctx->debug_sync;
+  const gp_mem_kind kin = n && query ? gp_mem_kind_of(ctx, in) : GP_MEM_DEVICE;
+  const gp_mem_kind kout = query ? gp_mem_kind_of(ctx, out) : GP_MEM_DEVICE;
+  if (device && (kin == GP_MEM_HOST || kout == GP_MEM_HOST))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "gp_reduce_device: %s (%p) is host memory: pass device memory, or call "
+                   "gp_reduce", kin == GP_MEM_HOST ? "in" : "out",
+                   kin == GP_MEM_HOST ? in : (const void *)out);
   const int in_dev = kin != GP_MEM_HOST, out_dev = kout != GP_MEM_HOST;
   /* async only when both are plain device memory; otherwise the caller expects the
    * result readable from the host when we return */
@@ -89,8 +98,8 @@ static gp_status reduce_cuda(gp_context *ctx, gp_op op, gp_dtype type, const voi
 }
 #endif
 
-gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
-                    void *out, gp_reduce_algo algo) {
+static gp_status reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                        void *out, gp_reduce_algo algo, int device) {
   gp_status s = gp_check_ctx(ctx);
   if (s != GP_OK) return s;
   s = check_args(ctx, op, type, in, n, out, algo);
@@ -99,8 +108,9 @@ gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, si
                                                 : GP_TWO_PHASE_DEFAULT_BLOCKS;
 #if GP_HAVE_CUDA
   if (ctx->backend == GP_BACKEND_CUDA)
-    return reduce_cuda(ctx, op, type, in, n, out, algo, blocks);
+    return reduce_cuda(ctx, op, type, in, n, out, algo, blocks, device);
 #endif
+  (void)device;
   if (n > 0) {
     s = gp_require_host(ctx, in, "in");
     if (s != GP_OK) return s;
@@ -112,4 +122,14 @@ gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, si
     return GP_OK;
   }
   return gp_cpu_reduce(ctx, op, type, in, n, out, algo, blocks);
+}
+
+gp_status gp_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                    void *out, gp_reduce_algo algo) {
+  return reduce(ctx, op, type, in, n, out, algo, 0);
+}
+
+gp_status gp_reduce_device(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
+                           void *out, gp_reduce_algo algo) {
+  return reduce(ctx, op, type, in, n, out, algo, 1);
 }
