@@ -42,6 +42,8 @@
  * window of this many bits */
 #define RX_MAP_MIN_N ((size_t)1 << 20)
 #define RX_MAP_BITS 16
+/* varying's window counts sum to the top digit's counts (radix_cpu_impl.h) */
+_Static_assert(RX_TOP_MAX <= RX_MAP_BITS, "the top digit must lie within the window");
 
 /* Digits of an LSD sort on bits [lo, hi): as few as the width limit allows, of near
  * equal widths (lowest first). */
@@ -130,6 +132,8 @@ typedef struct rx_work {
   size_t *starts; /* RX_LEVELS * (RX_NB + 1) bucket boundaries of the parallel passes */
   rx_thread *threads;
   int counted;    /* cnt already holds the next par_pass's counts, for this many threads */
+  uint32_t *win;  /* nthreads << RX_MAP_BITS per-thread window counts (par_mapped) */
+  int win_top;    /* win holds the counts of the top window (varying's), for counted threads */
 } rx_work;
 
 typedef struct rx_ops {
@@ -239,8 +243,9 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
   size_t wck = par ? nb * 64 : 0, wcv = par ? round64(nb * line * (size_t)vb) : 0;
   size_t fl = par ? round64(nb * sizeof(size_t)) : 0, cn = round64(nb * sizeof(size_t));
   size_t per = hist + 3 * (bk + bv) + wck + wcv + fl + cn + round64(lv);
+  size_t win = par ? round64((size_t)nt * sizeof(uint32_t) << RX_MAP_BITS) : 0;
   size_t shared = round64((size_t)nt * nb * sizeof(size_t)) + round64(lv) +
-                  round64((size_t)nt * sizeof(rx_thread));
+                  round64((size_t)nt * sizeof(rx_thread)) + win;
   const size_t small = round4k(shared + (size_t)nt * per);
   const size_t btk = par_n ? round4k(par_n * kb) : 0, btv = par_n && vb ? round4k(par_n * (size_t)vb) : 0,
                buk = par_n && need_u ? round4k(par_n * kb) : 0;
@@ -273,6 +278,9 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
   m += round64(lv);
   wk->threads = (rx_thread *)m;
   m += round64((size_t)nt * sizeof(rx_thread));
+  wk->win = win ? (uint32_t *)m : NULL;
+  wk->win_top = 0;
+  m += win;
   for (int t = 0; t < nt; t++) {
     rx_thread *w = &wk->threads[t];
     w->hist = (uint32_t *)m, m += hist;

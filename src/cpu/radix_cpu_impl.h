@@ -396,9 +396,10 @@ static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
 /* The first pass of a large sort on skewed keys (floats: most keys share a few
  * exponents, so the top digit of par_rec leaves buckets far larger than a cache and
  * every key would move twice): a count of the RX_MAP_BITS-bit window below the highest
- * differing bit hi, then a map of the window's values onto 2^wt buckets of near equal
- * size (adjacent values together, so the buckets stay in key order and the pass is a
- * stable counting sort like any other), a write-combined scatter through the map, and
+ * differing bit hi (varying's counts in wk->win when that window is the top one, else a
+ * read of the keys here), then a map of the window's values onto 2^wt buckets of near
+ * equal size (adjacent values together, so the buckets stay in key order and the pass is
+ * a stable counting sort like any other), a write-combined scatter through the map, and
  * each bucket finished on the bits below the highest bit on which its keys can differ.
  * Arguments as par_rec at level 0 with raw keys. Returns 0, having done nothing, when
  * its scratch cannot be had. */
@@ -409,11 +410,10 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
   const size_t nv = (size_t)1 << wbits, nb = (size_t)1 << wt;
   const RX_KT vmask = (RX_KT)(nv - 1);
   const int nt = wk->nthreads;
-  uint32_t *cnt16 = (uint32_t *)calloc((size_t)nt * nv, sizeof(uint32_t));
+  uint32_t *cnt16 = wk->win;
   uint16_t *map = (uint16_t *)malloc(nv * sizeof(uint16_t));
   int *top = (int *)malloc(nb * sizeof(int));
-  if (!cnt16 || !map || !top) {
-    free(cnt16);
+  if (!map || !top) {
     free(map);
     free(top);
     return 0;
@@ -430,7 +430,10 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
 #endif
     const size_t i0 = n * (size_t)t / (size_t)team, i1 = n * (size_t)(t + 1) / (size_t)team;
     uint32_t *h = cnt16 + (size_t)t * nv;
-    for (size_t i = i0; i < i1; i++) h[(RX_ENC(rk[i], c, desc) >> shift) & vmask]++;
+    if (wk->win_top != team) { /* else varying counted this window */
+      memset(h, 0, nv * sizeof *h);
+      for (size_t i = i0; i < i1; i++) h[(RX_ENC(rk[i], c, desc) >> shift) & vmask]++;
+    }
 #ifdef _OPENMP
 #pragma omp barrier
 #pragma omp single
@@ -473,21 +476,24 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
     RX(scatter)(rk, rv, 1, gen, ok, ov, i0, i1, shift, nb, map, c, desc,
                 wk->cnt + ((size_t)t << RX_TOP_MAX), &wk->threads[t]);
   }
-  free(cnt16);
   free(map);
-  wk->counted = 0;
+  wk->counted = wk->win_top = 0;
   RX(par_buckets)(sk, sv, ok, ov, 1, want_keys, n, st, nb, lo, hi, top, c, desc, wk, 0);
   free(top);
   return 1;
 }
 
-/* The bits on which the encoded keys differ (0: all equal), in parallel; the same read
- * counts each thread's chunk on the digit a par_pass over all the bits would take first
- * (width wt at the top), which that pass then reuses (wk->counted). */
+/* The bits on which the encoded keys differ (0: all equal), in parallel. The same read
+ * counts each thread's chunk on the top RX_MAP_BITS-bit window into wk->win, which
+ * par_mapped then reuses (wk->win_top) and whose sums are the counts of the digit a
+ * par_pass over all the bits would take first (width wt at the top), which that pass
+ * then reuses (wk->counted): one read of the keys before the first scatter, skewed or
+ * not. The window's 32-bit counts hold a chunk below 2^32 keys; larger sorts count
+ * nothing here. */
 static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int wt,
                          rx_work *wk) {
-  const int shift = 8 * (int)sizeof(RX_KT) - wt;
-  const RX_KT mask = (RX_KT)(((size_t)1 << wt) - 1);
+  const int shift = 8 * (int)sizeof(RX_KT) - RX_MAP_BITS, g = RX_MAP_BITS - wt;
+  const int count = n < ((size_t)1 << 32);
   RX_KT a = (RX_KT)~(RX_KT)0, o = 0;
   int team = 1;
 #ifdef _OPENMP
@@ -500,17 +506,31 @@ static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int
     nt = omp_get_num_threads();
 #endif
     const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-    size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
-    memset(cnt, 0, ((size_t)1 << wt) * sizeof *cnt);
-    for (size_t i = i0; i < i1; i++) {
-      RX_KT x = RX_ENC(k[i], c, desc);
-      a &= x;
-      o |= x;
-      cnt[(x >> shift) & mask]++;
+    uint32_t *h = wk->win + ((size_t)t << RX_MAP_BITS);
+    if (count) {
+      memset(h, 0, sizeof(uint32_t) << RX_MAP_BITS);
+      for (size_t i = i0; i < i1; i++) {
+        RX_KT x = RX_ENC(k[i], c, desc);
+        a &= x;
+        o |= x;
+        h[x >> shift]++;
+      }
+      size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
+      for (size_t b = 0; b < ((size_t)1 << wt); b++) {
+        size_t s = 0;
+        for (size_t v = b << g; v < (b + 1) << g; v++) s += h[v];
+        cnt[b] = s;
+      }
+    } else {
+      for (size_t i = i0; i < i1; i++) {
+        RX_KT x = RX_ENC(k[i], c, desc);
+        a &= x;
+        o |= x;
+      }
     }
     if (t == 0) team = nt;
   }
-  wk->counted = team;
+  wk->counted = wk->win_top = count ? team : 0;
   return a ^ o;
 }
 
@@ -534,7 +554,7 @@ static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, R
   const int bits = 8 * (int)sizeof(RX_KT), wt = rx_top_width(n, bits);
   RX_KT diff = RX(varying)(sk, n, c, desc, wt, wk);
   if (diff == 0) { /* all keys equal: the order is the input order */
-    wk->counted = 0;
+    wk->counted = wk->win_top = 0;
     long long nn = (long long)n;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(wk->nthreads) schedule(static)
@@ -550,6 +570,7 @@ static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, R
   while (!((diff >> lo) & 1)) lo++;
   const int wr = rx_top_width(n, hi - lo);
   if (hi != bits || wr != wt) wk->counted = 0; /* another digit */
+  if (hi != bits) wk->win_top = 0;              /* another window */
   /* skewed keys (or a top digit not yet counted) take the mapped first pass */
   if (n >= RX_MAP_MIN_N && hi - lo > wr && n < ((size_t)1 << 32) &&
       (!wk->counted || RX(top_bucket)(wk, (size_t)1 << wt) > RX_CACHE_KEYS) &&
