@@ -5,7 +5,8 @@
 # command plus FLAGS, put into a copy of libgpuprims.a, and gpuprims relinked.
 #   scripts/variant_build.sh BUILD_DIR NAME SOURCE.cu "FLAGS"
 #   e.g. scripts/variant_build.sh build i20 src/cuda/sort/radix.cu "-DGP_RX_ITEMS4=20"
-# writes BUILD_DIR/gpuprims_NAME (a Ninja build of the default gpuprims target).
+# writes BUILD_DIR/gpuprims_NAME (a Ninja build of the default gpuprims target), and
+# BUILD_DIR/TARGET_NAME for each executable in the environment's VARIANT_TARGETS.
 set -euo pipefail
 B=$1 NAME=$2 SRC=$3 FLAGS=${4:-}
 obj=CMakeFiles/gpuprims_obj.dir/$SRC.o
@@ -19,6 +20,10 @@ cmd=$(sed -E "s#-o $obj( |\$)#-o $tmp/$(basename "$SRC").o $FLAGS #; s#-MD -MT [
 bash -c "$cmd"
 cp libgpuprims.a "$tmp/lib.a"
 (cd "$tmp" && ar r lib.a "$(basename "$SRC").o")
-link=$(ninja -t commands gpuprims | tail -1 | sed -E "s#^: && ##; s# && :\$##; s#-o gpuprims #-o gpuprims_$NAME #; s# libgpuprims.a # $tmp/lib.a #")
-bash -c "$link"
-ls -la "gpuprims_$NAME"
+# gpuprims, and each target in VARIANT_TARGETS (e.g. "test_reduce_exact_gpu"), relinked
+# against the variant as TARGET_NAME
+for t in gpuprims ${VARIANT_TARGETS:-}; do
+  link=$(ninja -t commands "$t" | tail -1 | sed -E "s#^: && ##; s# && :\$##; s#-o $t #-o ${t}_$NAME #; s# libgpuprims.a # $tmp/lib.a #")
+  bash -c "$link"
+  ls -la "${t}_$NAME"
+done

@@ -30,7 +30,14 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_THREADS 256u
 #define GP_XS_WARPS (GP_XS_THREADS / GP_WARP_SIZE)
 #define GP_XS_UNROLL 4u     /* 16-byte loads in flight per thread per tile */
+#ifndef GP_XS_MIN_BLOCKS
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
+#endif
+/* 1: each thread loads its next tile before it adds the current one (twice the bytes in
+ * flight, 16 more registers); 0: load, then add. */
+#ifndef GP_XS_PREFETCH
+#define GP_XS_PREFETCH 0
+#endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
  * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
@@ -244,6 +251,32 @@ __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsign
   return true;
 }
 
+/* one thread's part of a tile: GP_XS_UNROLL 16-byte vectors */
+template <typename T> struct gp_xs_part {
+  union {
+    uint4 u;
+    T t[16 / sizeof(T)];
+  } x[GP_XS_UNROLL];
+};
+
+template <typename T, bool VEC>
+__device__ __forceinline__ void gp_xs_load(gp_xs_part<T> &a, const T *__restrict__ in, size_t tile) {
+  constexpr unsigned W = 16 / sizeof(T);
+  constexpr size_t TE = (size_t)GP_XS_THREADS * GP_XS_UNROLL * W;
+  const unsigned tid = threadIdx.x;
+  if (VEC) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
+#pragma unroll
+    for (unsigned u = 0; u < GP_XS_UNROLL; u++) a.x[u].u = __ldg(p + u * GP_XS_THREADS);
+  } else { /* misaligned `in`: the same elements, scalar loads */
+    const T *p = in + tile * TE;
+#pragma unroll
+    for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+      for (unsigned c = 0; c < W; c++) a.x[u].t[c] = __ldg(p + (u * GP_XS_THREADS + tid) * W + c);
+  }
+}
+
 template <typename T, bool VEC, bool WIN>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
     const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
@@ -265,23 +298,19 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   for (unsigned c = 0; c < W; c++) { h[c] = -0.0; l[c] = -0.0; }
   unsigned fl = 0;
   const size_t full = n / TE;
+  gp_xs_part<T> a, b;
+  if (GP_XS_PREFETCH && blockIdx.x < full) gp_xs_load<T, VEC>(b, in, blockIdx.x);
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
-    union { uint4 u; T t[W]; } x[GP_XS_UNROLL];
-    if (VEC) {
-      const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
-#pragma unroll
-      for (unsigned u = 0; u < GP_XS_UNROLL; u++) x[u].u = __ldg(p + u * GP_XS_THREADS);
-    } else { /* misaligned `in`: the same elements, scalar loads */
-      const T *p = in + tile * TE;
-#pragma unroll
-      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-        for (unsigned c = 0; c < W; c++) x[u].t[c] = __ldg(p + (u * GP_XS_THREADS + tid) * W + c);
+    if (GP_XS_PREFETCH) {
+      a = b;
+      if (tile + gridDim.x < full) gp_xs_load<T, VEC>(b, in, tile + gridDim.x);
+    } else {
+      gp_xs_load<T, VEC>(a, in, tile);
     }
 #pragma unroll
     for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[u].t[c], acc, fl);
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], a.x[u].t[c], acc, fl);
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
     const T *p = in + full * TE;
