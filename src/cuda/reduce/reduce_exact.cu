@@ -33,11 +33,7 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_MIN_BLOCKS
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
 #endif
-/* 1: each thread loads its next tile before it adds the current one (twice the bytes in
- * flight, 16 more registers); 0: load, then add. */
-#ifndef GP_XS_PREFETCH
-#define GP_XS_PREFETCH 0
-#endif
+
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
  * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
@@ -298,15 +294,11 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   for (unsigned c = 0; c < W; c++) { h[c] = -0.0; l[c] = -0.0; }
   unsigned fl = 0;
   const size_t full = n / TE;
-  gp_xs_part<T> a, b;
-  if (GP_XS_PREFETCH && blockIdx.x < full) gp_xs_load<T, VEC>(b, in, blockIdx.x);
+  /* Loading the next tile before adding this one was slower at every size (H200,
+   * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
-    if (GP_XS_PREFETCH) {
-      a = b;
-      if (tile + gridDim.x < full) gp_xs_load<T, VEC>(b, in, tile + gridDim.x);
-    } else {
-      gp_xs_load<T, VEC>(a, in, tile);
-    }
+    gp_xs_part<T> a;
+    gp_xs_load<T, VEC>(a, in, tile);
 #pragma unroll
     for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
