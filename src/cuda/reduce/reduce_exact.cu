@@ -4,7 +4,9 @@
  * per lane, ~7 FP64 instructions per element; F64: two doubles, ~13), any other input
  * goes into its warp's fixed-point superaccumulator in shared memory (integer atomics).
  * At the end the block folds its lanes' expansions by the same exact test into one
- * expansion, which it writes as its record (scratch); a block whose superaccumulator
+ * expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit integers in a window set by the
+ * block's largest exponent, exact_fold.cuh, when the values fit it), which it writes as
+ * its record (scratch); a block whose superaccumulator
  * was used also adds its normalized limbs into the call's global accumulator (integer
  * atomics: associative, so any order gives the same integer). The last block (ticket)
  * folds the records the same way: when no block used a superaccumulator and no input
@@ -33,7 +35,6 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_MIN_BLOCKS
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
 #endif
-
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
  * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
@@ -203,8 +204,8 @@ __device__ __forceinline__ unsigned gp_xs_flush_rest(gp_xs_u64 *acc, const doubl
  * and gp_xs_fold_records made the kernel spill more, not less.) */
 template <unsigned W>
 __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *l, unsigned *fl,
-                                              gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                              double *bh, double *bl) {
+                                                 gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
+                                                 double *bh, double *bl) {
   static_assert(GP_XS_THREADS * 2 * W <= GP_XF_MAX_VALUES, "the window's headroom");
   int e = 1;
 #pragma unroll
@@ -226,8 +227,8 @@ __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *
 
 /* F64: the last block's window fold of the g records, as gp_xs_fold_lanes. */
 __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsigned g, unsigned *fl,
-                                                gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                                double *bh, double *bl) {
+                                                   gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
+                                                   double *bh, double *bl) {
   static_assert(GP_XS_MAX_GRID * 2 <= GP_XF_MAX_VALUES, "the window's headroom");
   int e = 1;
   for (unsigned b = threadIdx.x; b < g; b += GP_XS_THREADS)
