@@ -243,7 +243,9 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
   size_t wck = par ? nb * 64 : 0, wcv = par ? round64(nb * line * (size_t)vb) : 0;
   size_t fl = par ? round64(nb * sizeof(size_t)) : 0, cn = round64(nb * sizeof(size_t));
   size_t per = hist + 3 * (bk + bv) + wck + wcv + fl + cn + round64(lv);
-  size_t win = par ? round64((size_t)nt * sizeof(uint32_t) << RX_MAP_BITS) : 0;
+  /* varying's and par_mapped's window counts, for sorts that may take the mapped pass */
+  size_t win =
+      par && par_n >= RX_MAP_MIN_N ? round64((size_t)nt * sizeof(uint32_t) << RX_MAP_BITS) : 0;
   size_t shared = round64((size_t)nt * nb * sizeof(size_t)) + round64(lv) +
                   round64((size_t)nt * sizeof(rx_thread)) + win;
   const size_t small = round4k(shared + (size_t)nt * per);

@@ -483,17 +483,18 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
   return 1;
 }
 
-/* The bits on which the encoded keys differ (0: all equal), in parallel. The same read
- * counts each thread's chunk on the top RX_MAP_BITS-bit window into wk->win, which
- * par_mapped then reuses (wk->win_top) and whose sums are the counts of the digit a
- * par_pass over all the bits would take first (width wt at the top), which that pass
- * then reuses (wk->counted): one read of the keys before the first scatter, skewed or
- * not. The window's 32-bit counts hold a chunk below 2^32 keys; larger sorts count
- * nothing here. */
+/* The bits on which the encoded keys differ (0: all equal), in parallel; the same read
+ * counts each thread's chunk on the digit a par_pass over all the bits would take first
+ * (width wt at the top), which that pass then reuses (wk->counted). From RX_MAP_MIN_N
+ * keys (where par_mapped may run) to 2^32 (the limit of its 32-bit counts) it counts the
+ * top RX_MAP_BITS-bit window into wk->win instead, and the digit's counts are the
+ * window's sums: par_mapped then reuses the window (wk->win_top), so skewed keys too are
+ * read once before the first scatter. Below RX_MAP_MIN_N keys the window's 256 KiB a
+ * thread would cost more to clear and sum than the count saves. */
 static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int wt,
                          rx_work *wk) {
-  const int shift = 8 * (int)sizeof(RX_KT) - RX_MAP_BITS, g = RX_MAP_BITS - wt;
-  const int count = n < ((size_t)1 << 32);
+  const int bits = 8 * (int)sizeof(RX_KT), g = RX_MAP_BITS - wt;
+  const int win = n >= RX_MAP_MIN_N && n < ((size_t)1 << 32);
   RX_KT a = (RX_KT)~(RX_KT)0, o = 0;
   int team = 1;
 #ifdef _OPENMP
@@ -506,31 +507,35 @@ static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int
     nt = omp_get_num_threads();
 #endif
     const size_t i0 = n * (size_t)t / (size_t)nt, i1 = n * (size_t)(t + 1) / (size_t)nt;
-    uint32_t *h = wk->win + ((size_t)t << RX_MAP_BITS);
-    if (count) {
+    size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
+    if (win) {
+      uint32_t *h = wk->win + ((size_t)t << RX_MAP_BITS);
       memset(h, 0, sizeof(uint32_t) << RX_MAP_BITS);
       for (size_t i = i0; i < i1; i++) {
         RX_KT x = RX_ENC(k[i], c, desc);
         a &= x;
         o |= x;
-        h[x >> shift]++;
+        h[x >> (bits - RX_MAP_BITS)]++;
       }
-      size_t *cnt = wk->cnt + ((size_t)t << RX_TOP_MAX);
       for (size_t b = 0; b < ((size_t)1 << wt); b++) {
         size_t s = 0;
         for (size_t v = b << g; v < (b + 1) << g; v++) s += h[v];
         cnt[b] = s;
       }
     } else {
+      const RX_KT mask = (RX_KT)(((size_t)1 << wt) - 1);
+      memset(cnt, 0, ((size_t)1 << wt) * sizeof *cnt);
       for (size_t i = i0; i < i1; i++) {
         RX_KT x = RX_ENC(k[i], c, desc);
         a &= x;
         o |= x;
+        cnt[(x >> (bits - wt)) & mask]++;
       }
     }
     if (t == 0) team = nt;
   }
-  wk->counted = wk->win_top = count ? team : 0;
+  wk->counted = team;
+  wk->win_top = win ? team : 0;
   return a ^ o;
 }
 
