@@ -489,8 +489,8 @@ static int RX(par_mapped)(const RX_KT *rk, const RX_VT *rv, int gen, RX_KT *sk, 
  * keys (where par_mapped may run) to 2^32 (the limit of its 32-bit counts) it counts the
  * top RX_MAP_BITS-bit window into wk->win instead, and the digit's counts are the
  * window's sums: par_mapped then reuses the window (wk->win_top), so skewed keys too are
- * read once before the first scatter. Below RX_MAP_MIN_N keys the window's 256 KiB a
- * thread would cost more to clear and sum than the count saves. */
+ * read once before the first scatter. Below RX_MAP_MIN_N keys nothing would reuse the
+ * window, and clearing and summing its 256 KiB a thread would be pure cost. */
 static RX_KT RX(varying)(const RX_KT *k, size_t n, gp_key_class c, int desc, int wt,
                          rx_work *wk) {
   const int bits = 8 * (int)sizeof(RX_KT), g = RX_MAP_BITS - wt;
