@@ -51,7 +51,7 @@ typedef unsigned long long gp_xs_u64;
  * exact merges (for A/B measurements). F32 always merges: its merges are one double's
  * TwoSum, shorter than the window's barriers and thread 0's conversion. Measured on the
  * H200 (2026-12-02, docs/perf/reduce.md): the window took F64 2^12..2^18 from 0.53-0.77x
- * CUB to 0.70-0.88x, made F32 0.4-0.7 us slower at 2^12..2^20, and its registers cost
+ * CUB to 0.70-0.88x, made F32 0.4-2.2 us slower at 2^12..2^20, and its registers cost
  * the main loop ~1.4% at F64 2^28..2^30, where the fold's time is nothing: larger inputs
  * run the kernel stamped without it. */
 #ifndef GP_XS_INT_FOLD
