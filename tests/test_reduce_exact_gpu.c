@@ -76,6 +76,46 @@ static void test_large(void) {
   free(f);
 }
 
+/* F64 grids of more records than the last block keeps in registers (1024), and of more
+ * than its window holds (3 g values above 8192: exact merges instead), forced on an input
+ * that has the tiles for them; each against the CPU backend's bits. Kinds: cancelling
+ * values 2^-32..2^32, exponents spread over +-600 (blocks the window refuses), -0 alone
+ * (the sum is -0 through every record), and +-0 mixed (+0). */
+static void test_grids(void) {
+  const size_t n = (size_t)3100 * 2048 + 17;
+  double *x = (double *)malloc(n * sizeof *x), *dx = NULL;
+  CHECK_MSG(x != NULL, "test_grids: malloc");
+  if (!x) return;
+  CUDA_OK(cudaMalloc((void **)&dx, n * sizeof *x));
+  const unsigned grids[] = {0, 700, 1100, 2800, 4096};
+  check_seed(77);
+  for (int kind = 0; kind < 4; kind++) {
+    for (size_t i = 0; i < n; i++) {
+      const double u = check_rand01() - 0.5;
+      x[i] = kind == 0 ? u * ldexp(1.0, (int)(check_rand64() % 64) - 32)
+           : kind == 1 ? u * ldexp(1.0, (int)(check_rand64() % 1200) - 600)
+           : kind == 2 ? -0.0
+                       : (check_rand64() & 1 ? 0.0 : -0.0);
+    }
+    unsigned char want[8], got[8];
+    CHECK_OK(cpu, gp_reduce(cpu, GP_SUM, GP_F64, x, n, want, GP_REDUCE_AUTO));
+    CUDA_OK(cudaMemcpy(dx, x, n * sizeof *x, cudaMemcpyHostToDevice));
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+      gp_cuda_reduce_auto_force_grid(gpu, grids[g]);
+      gp_status s = gp_reduce(gpu, GP_SUM, GP_F64, dx, n, d_out, GP_REDUCE_AUTO);
+      if (s == GP_OK) s = gp_synchronize(gpu);
+      CHECK_MSG(s == GP_OK, "grids kind %d grid %u: %s", kind, grids[g], gp_last_error(gpu));
+      CUDA_OK(cudaMemcpy(got, d_out, 8, cudaMemcpyDeviceToHost));
+      CHECK_MSG(out_bits(GP_F64, got) == out_bits(GP_F64, want),
+                "grids kind %d grid %u: %#llx vs cpu %#llx", kind, grids[g],
+                (unsigned long long)out_bits(GP_F64, got), (unsigned long long)out_bits(GP_F64, want));
+    }
+    gp_cuda_reduce_auto_force_grid(gpu, 0);
+  }
+  cudaFree(dx);
+  free(x);
+}
+
 int main(void) {
   gpu = check_gpu_context_or_skip("test_reduce_exact_gpu");
   cpu = check_cpu_context();
@@ -88,6 +128,7 @@ int main(void) {
   test_known();
   test_ties();
   test_random();
+  test_grids();
   if (!quick) test_large();
   cudaFree(d_buf);
   cudaFree(d_out);

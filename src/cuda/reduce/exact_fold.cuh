@@ -3,20 +3,22 @@
  * Every value a thread holds (its expansions' heads and tails, or the records the last
  * block reads) is a double; the block takes the largest biased exponent E among them
  * and adds each value as a signed 128-bit integer of units 2^(E - 1075 - GP_XF_S) (at
- * least 2^-1074), the two's-complement sums modulo 2^128 split into eight 16-bit digits
- * that __reduce_add_sync adds across a warp and thread 0 across the warps. A value of
+ * least 2^-1074), the two's-complement sums modulo 2^128 added across a warp by a
+ * butterfly of shuffles and by thread 0 across the warps. A value of
  * exponent E has its 53 bits at the top of the window's low 113, so up to 2^13 values
  * fit below bit 126 (sign and headroom included). Thread 0 turns the block's integer
  * back into doubles: h = the sum rounded to 53 bits, l = the rest when that fits a double
  * (the expansion is then exact and normalized); when the rest needs more than 53 bits,
- * its low part goes to the superaccumulator, as an inexact addition would. Exact either way, so the bits never depend on the path.
+ * its low part goes to the superaccumulator, as an inexact addition would. A block that
+ * only writes a record for the last block takes the cheaper split into three 53-bit
+ * chunks instead. Exact either way, so the bits never depend on the path.
  *
  * The window cannot hold a value with bits below its unit (an exponent range of more
  * than ~113 bits in one block) nor a block whose largest exponent could overflow a head;
  * then the whole block says no (block-uniform) and the caller folds the old way (exact
  * merges of TwoSum expansions, gp_xs_block_fold). The old fold takes ~8 levels of
- * dependent TwoSum merges and shuffles; this one two barriers, nine warp reductions and
- * one thread's conversion. */
+ * dependent TwoSum merges and shuffles; this one three barriers, a butterfly of shuffles
+ * and one thread's conversion. */
 #ifndef GP_CUDA_REDUCE_EXACT_FOLD_CUH
 #define GP_CUDA_REDUCE_EXACT_FOLD_CUH
 
@@ -26,7 +28,6 @@
 #define GP_XF_S 60        /* window bits below the lsb of a value of exponent E */
 #define GP_XF_MAX_VALUES 8192u /* values a block may add: 53 + 60 + 13 = 126 bits */
 #define GP_XF_EMAX 2000   /* largest E taken: sums stay below 2^991 < GP_XS_F64_HEAD_MAX */
-#define GP_XF_DIGITS 8
 
 typedef unsigned long long gp_xf_u64;
 
@@ -37,7 +38,7 @@ struct gp_xf_i128 {
 
 /* what a block's warps leave in shared memory for thread 0 */
 template <unsigned WARPS> struct gp_xf_smem {
-  unsigned digit[WARPS][GP_XF_DIGITS];
+  gp_xf_u64 part[WARPS][2]; /* each warp's sum, lo and hi */
   unsigned flags[WARPS];
   int emax[WARPS];
 };
@@ -178,26 +179,41 @@ __device__ __noinline__ void gp_xf_to_doubles(gp_xf_u64 mlo, gp_xf_u64 mhi, bool
   l = rs * gp_xf_scale((double)v, base + q2);
 }
 
+/* The magnitude m (nonzero, below 2^127) times sign, in units 2^unit, as three exact
+ * doubles h + l + r, each 53 bits of it (top, middle, low; not normalized): the cheap
+ * conversion, for a block record that the last block adds again exactly. */
+__device__ __forceinline__ void gp_xf_to_chunks(gp_xf_u64 mlo, gp_xf_u64 mhi, bool neg, int unit,
+                                                double &h, double &l, double &r) {
+  const gp_xf_u64 low = (1ull << 53) - 1;
+  const double sg = neg ? -1.0 : 1.0;
+  h = sg * gp_xf_scale((double)(mhi >> 42), unit + 106);
+  l = sg * gp_xf_scale((double)((mlo >> 53 | mhi << 11) & low), unit + 53);
+  r = sg * gp_xf_scale((double)(mlo & low), unit);
+}
+
 /* The block's exact sum of every thread's window integer a (each added by gp_xf_add at
  * gp_xf_unit(E)). ok: the thread's values all fit. Returns false, the same in every
  * thread, when some did not: the caller folds the old way. Otherwise thread 0 gets the
- * sum as h + l + rest[0] + rest[1] (the rest, usually +0, for the superaccumulator) and
- * fl as every thread's flags ORed; a zero sum is -0 when no thread's fl has
- * GP_XS_NOT_NEG0, else +0. Every thread must call it. */
+ * sum as h + l + rest[0] + rest[1] and fl as every thread's flags ORed; a zero sum is -0
+ * when no thread's fl has GP_XS_NOT_NEG0, else +0. round: h is the sum rounded to
+ * nearest, l the rest when it fits a double, and rest (usually +0) is for the
+ * superaccumulator; !round: h, l and rest[0] are three 53-bit chunks of the sum
+ * (gp_xf_to_chunks) and rest[1] is +0. Every thread must call it. */
 template <unsigned WARPS>
 __device__ __forceinline__ bool gp_xf_block_sum(gp_xf_i128 a, bool ok, unsigned &fl, int E,
                                                 gp_xf_smem<WARPS> *sm, double &h, double &l,
-                                                double (&rest)[2]) {
+                                                double (&rest)[2], bool round = true) {
   if (!__syncthreads_and(ok && E <= GP_XF_EMAX)) return false;
   const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
-  unsigned d[GP_XF_DIGITS];
+  /* the warp's sum by a butterfly of shuffles, where eight __reduce_add_sync of 16-bit
+     digits were slower (H200, docs/perf/reduce.md) */
 #pragma unroll
-  for (int k = 0; k < GP_XF_DIGITS; k++)
-    d[k] = __reduce_add_sync(GP_FULL_MASK, (unsigned)((k < 4 ? a.lo : a.hi) >> (16 * (k % 4))) & 0xffffu);
+  for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2)
+    gp_xf_add_at(a, __shfl_xor_sync(GP_FULL_MASK, a.lo, o), __shfl_xor_sync(GP_FULL_MASK, a.hi, o));
   const unsigned wfl = __reduce_or_sync(GP_FULL_MASK, fl);
   if (lane == 0) {
-#pragma unroll
-    for (int k = 0; k < GP_XF_DIGITS; k++) sm->digit[warp][k] = d[k];
+    sm->part[warp][0] = a.lo;
+    sm->part[warp][1] = a.hi;
     sm->flags[warp] = wfl;
   }
   __syncthreads();
@@ -206,15 +222,9 @@ __device__ __forceinline__ bool gp_xf_block_sum(gp_xf_i128 a, bool ok, unsigned 
   gp_xf_i128 x = {0ull, 0ull};
   fl = 0u;
 #pragma unroll
-  for (unsigned w = 0; w < WARPS; w++) fl |= sm->flags[w];
-#pragma unroll
-  for (int k = 0; k < GP_XF_DIGITS; k++) {
-    gp_xf_u64 s = 0; /* below 2^16 * 32 * WARPS */
-#pragma unroll
-    for (unsigned w = 0; w < WARPS; w++) s += sm->digit[w][k];
-    const int at = 16 * k;
-    if (at < 64) gp_xf_add_at(x, s << at, at ? s >> (64 - at) : 0ull);
-    else gp_xf_add_at(x, 0ull, s << (at - 64));
+  for (unsigned w = 0; w < WARPS; w++) {
+    fl |= sm->flags[w];
+    gp_xf_add_at(x, sm->part[w][0], sm->part[w][1]);
   }
   const bool neg = x.hi >> 63;
   if (neg) {
@@ -224,6 +234,10 @@ __device__ __forceinline__ bool gp_xf_block_sum(gp_xf_i128 a, bool ok, unsigned 
   if (!(x.lo | x.hi)) {
     h = (fl & GP_XS_NOT_NEG0) ? 0.0 : -0.0;
     l = -0.0;
+    return true;
+  }
+  if (!round) {
+    gp_xf_to_chunks(x.lo, x.hi, neg, gp_xf_unit(E), h, l, rest[0]);
     return true;
   }
   gp_xf_to_doubles(x.lo, x.hi, neg, gp_xf_unit(E), h, l, rest);

@@ -5,7 +5,8 @@
  * goes into its warp's fixed-point superaccumulator in shared memory (integer atomics).
  * At the end the block folds its lanes' expansions by the same exact test into one
  * expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit integers in a window set by the
- * block's largest exponent, exact_fold.cuh, when the values fit it), which it writes as
+ * block's largest exponent, exact_fold.cuh, when the values fit it, the record then
+ * holding three 53-bit chunks of that integer, unrounded), which it writes as
  * its record (scratch); a block whose superaccumulator
  * was used also adds its normalized limbs into the call's global accumulator (integer
  * atomics: associative, so any order gives the same integer). The last block (ticket)
@@ -60,12 +61,23 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_WINDOW_MAX_N
 #define GP_XS_WINDOW_MAX_N ((size_t)1 << 25)
 #endif
+/* superaccumulators in a block's shared memory (warp w uses w % GP_XS_ACCS) */
+#ifndef GP_XS_ACCS
+#define GP_XS_ACCS 8u
+#endif
+/* records each thread of the last block keeps in registers (read once); more records
+   are read twice, once for their exponents */
+#define GP_XS_REC_REGS 4
+/* tiles a block takes at least, where the input has fewer tiles than resident blocks */
+#ifndef GP_XS_MIN_TILES
+#define GP_XS_MIN_TILES 1u
+#endif
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
 
-/* a block's exact expansion and flags (l is unused for F32) */
+/* a block's exact sum h + l + m and flags (l and m are -0 for F32) */
 struct gp_xs_rec {
-  double h, l;
+  double h, l, m;
   gp_xs_u64 fl;
 };
 
@@ -160,7 +172,7 @@ __device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned 
   for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
     const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
     const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
-    if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[warp], fl);
+    if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[warp % GP_XS_ACCS], fl);
   }
   fl = __reduce_or_sync(GP_FULL_MASK, fl);
   if (lane == 0) { sh[warp] = h; sl[warp] = l; sf[warp] = fl; }
@@ -184,7 +196,7 @@ template <int L> __device__ __forceinline__ void gp_xs_block_limbs(gp_xs_u64 (*w
   const unsigned tid = threadIdx.x;
   if (tid <= (unsigned)L) {
     gp_xs_u64 s = 0;
-    for (unsigned w = 0; w < GP_XS_WARPS; w++) s = tid < (unsigned)L ? s + wacc[w][tid] : s | wacc[w][tid];
+    for (unsigned w = 0; w < GP_XS_ACCS; w++) s = tid < (unsigned)L ? s + wacc[w][tid] : s | wacc[w][tid];
     wacc[0][tid] = s;
   }
 }
@@ -205,7 +217,7 @@ __device__ __forceinline__ unsigned gp_xs_flush_rest(gp_xs_u64 *acc, const doubl
 template <unsigned W>
 __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *l, unsigned *fl,
                                                  gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                                 double *bh, double *bl) {
+                                                 double *bh, double *bl, double *bm, bool round) {
   static_assert(GP_XS_THREADS * 2 * W <= GP_XF_MAX_VALUES, "the window's headroom");
   int e = 1;
 #pragma unroll
@@ -220,26 +232,64 @@ __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *
     f |= gp_xs_head_flag(h[c]);
   }
   double rest[2];
-  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest)) return false;
-  if (threadIdx.x == 0) *fl = f | gp_xs_flush_rest(acc, rest);
+  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest, round)) return false;
+  if (threadIdx.x == 0) {
+    if (round) {
+      *fl = f | gp_xs_flush_rest(acc, rest);
+    } else {
+      *fl = f;
+      *bm = rest[0] == 0.0 ? -0.0 : rest[0]; /* a zero sum's chunks must not raise NOT_NEG0 */
+    }
+  }
   return true;
 }
 
-/* F64: the last block's window fold of the g records, as gp_xs_fold_lanes. */
+/* F64: the last block's window fold of the g records (three values each), as
+ * gp_xs_fold_lanes; false also when 3 g values could overflow the window. */
 __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsigned g, unsigned *fl,
                                                    gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
                                                    double *bh, double *bl) {
-  static_assert(GP_XS_MAX_GRID * 2 <= GP_XF_MAX_VALUES, "the window's headroom");
+  if (3u * g > GP_XF_MAX_VALUES) return false;
+  if (g <= GP_XS_REC_REGS * GP_XS_THREADS) {
+    double rh[GP_XS_REC_REGS], rl[GP_XS_REC_REGS], rm[GP_XS_REC_REGS];
+    unsigned f = 0u;
+    int e = 1;
+#pragma unroll
+    for (unsigned r = 0; r < GP_XS_REC_REGS; r++) {
+      const unsigned b = threadIdx.x + r * GP_XS_THREADS;
+      rh[r] = b < g ? __ldcg(&recs[b].h) : -0.0;
+      rl[r] = b < g ? __ldcg(&recs[b].l) : -0.0;
+      rm[r] = b < g ? __ldcg(&recs[b].m) : -0.0;
+      f |= b < g ? (unsigned)__ldcg(&recs[b].fl) : 0u;
+    }
+#pragma unroll
+    for (unsigned r = 0; r < GP_XS_REC_REGS; r++)
+      e = max(e, max(gp_xf_bexp(rh[r]), max(gp_xf_bexp(rl[r]), gp_xf_bexp(rm[r]))));
+    const int E = gp_xf_block_emax(e, xf), unit = gp_xf_unit(E);
+    gp_xf_i128 a = {0ull, 0ull};
+    bool ok = true;
+#pragma unroll
+    for (unsigned r = 0; r < GP_XS_REC_REGS; r++) {
+      ok &= gp_xf_add(a, rh[r], unit) & gp_xf_add(a, rl[r], unit) & gp_xf_add(a, rm[r], unit);
+      f |= gp_xs_head_flag(rh[r]);
+    }
+    double rest[2];
+    if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest)) return false;
+    if (threadIdx.x == 0) *fl = f | gp_xs_flush_rest(acc, rest);
+    return true;
+  }
   int e = 1;
   for (unsigned b = threadIdx.x; b < g; b += GP_XS_THREADS)
-    e = max(e, max(gp_xf_bexp(__ldcg(&recs[b].h)), gp_xf_bexp(__ldcg(&recs[b].l))));
+    e = max(e, max(gp_xf_bexp(__ldcg(&recs[b].h)),
+                   max(gp_xf_bexp(__ldcg(&recs[b].l)), gp_xf_bexp(__ldcg(&recs[b].m)))));
   const int E = gp_xf_block_emax(e, xf), unit = gp_xf_unit(E);
   gp_xf_i128 a = {0ull, 0ull};
   bool ok = true;
   unsigned f = 0u;
   for (unsigned b = threadIdx.x; b < g; b += GP_XS_THREADS) {
     const double h = __ldcg(&recs[b].h);
-    ok &= gp_xf_add(a, h, unit) & gp_xf_add(a, __ldcg(&recs[b].l), unit);
+    ok &= gp_xf_add(a, h, unit) & gp_xf_add(a, __ldcg(&recs[b].l), unit) &
+          gp_xf_add(a, __ldcg(&recs[b].m), unit);
     f |= (unsigned)__ldcg(&recs[b].fl) | gp_xs_head_flag(h);
   }
   double rest[2];
@@ -281,14 +331,14 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   constexpr int L = gp_xs_fmt<T>::L;
   constexpr unsigned W = 16 / sizeof(T);
   constexpr unsigned TE = GP_XS_THREADS * GP_XS_UNROLL * W;
-  __shared__ gp_xs_u64 wacc[GP_XS_WARPS][L + 1];
+  __shared__ gp_xs_u64 wacc[GP_XS_ACCS][L + 1];
   __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
-  __shared__ unsigned sf[GP_XS_WARPS], bflags;
+  __shared__ unsigned bflags;
   __shared__ gp_xf_smem<GP_XS_WARPS> xf;
   const unsigned tid = threadIdx.x, warp = tid / GP_WARP_SIZE;
-  for (unsigned i = tid; i < GP_XS_WARPS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
+  for (unsigned i = tid; i < GP_XS_ACCS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
   __syncthreads();
-  gp_xs_u64 *acc = wacc[warp];
+  gp_xs_u64 *acc = wacc[warp % GP_XS_ACCS];
 
   double h[W], l[W];
 #pragma unroll
@@ -310,10 +360,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     const unsigned rem = (unsigned)(n - full * TE);
     for (unsigned k = tid; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
-  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0])) {
+  double m = -0.0; /* a record's third chunk */
+  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
+                                   !(recs && gridDim.x > 1))) {
 #pragma unroll
     for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
-    gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, sf);
+    gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, xf.flags);
   }
 
   /* thread 0 holds the block's expansion: its record, or (no records, or a grid of
@@ -321,7 +373,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   if (tid == 0) {
     const bool one = gridDim.x == 1;
     if (recs && !one) {
-      gp_xs_rec r = {h[0], l[0], fl};
+      gp_xs_rec r = {h[0], l[0], m, fl};
       recs[blockIdx.x] = r;
     } else if (!one || (fl & GP_XS_SPECIAL) || acc_out) {
       fl |= gp_xs_flush<T>(wacc[0], h[0]) | gp_xs_flush<T>(wacc[0], l[0]) | GP_XS_USED;
@@ -364,7 +416,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 
   /* the last block: every other block's record and adds are in (this block's own
    * limbs too, if any: its superaccumulators start again from zero). Fold the records. */
-  for (unsigned i = tid; i < GP_XS_WARPS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
+  for (unsigned i = tid; i < GP_XS_ACCS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
   __syncthreads();
   unsigned used = !recs; /* without records every block went through the limbs */
   if (recs) {
@@ -374,8 +426,9 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
         fl |= (unsigned)__ldcg(&recs[b].fl);
         gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
+        if (WIN) gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].m), -0.0, acc, fl);
       }
-      gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, sf);
+      gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, xf.flags);
     }
     if (tid == 0) {
       if (!(fl & GP_XS_SPECIAL) && !acc_out) {
@@ -425,6 +478,8 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scra
             : n <= GP_XS_ONE_BLOCK_N ? 1
                                                       : gp_xs_resident<T, VEC, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
+  if (!ctx->reduce_force_grid && g > (tiles + GP_XS_MIN_TILES - 1) / GP_XS_MIN_TILES)
+    g = (tiles + GP_XS_MIN_TILES - 1) / GP_XS_MIN_TILES;
   if (g > tiles) g = tiles;
   if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
   if (g < 1) g = 1;
