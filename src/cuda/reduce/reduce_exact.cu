@@ -61,17 +61,16 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_WINDOW_MAX_N
 #define GP_XS_WINDOW_MAX_N ((size_t)1 << 25)
 #endif
-/* superaccumulators in a block's shared memory (warp w uses w % GP_XS_ACCS) */
+/* superaccumulators in a block's shared memory (warp w uses w % GP_XS_ACCS). 1 took F64
+   2^14..2^22 1-3% faster on random data (H200, 2026-12-02, docs/perf/reduce.md), but
+   then all eight warps' 64-bit shared atomics of inexact inputs meet on one
+   accumulator, a cost not measured on data that takes that path: 8 stays. */
 #ifndef GP_XS_ACCS
 #define GP_XS_ACCS 8u
 #endif
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
 #define GP_XS_REC_REGS 4
-/* tiles a block takes at least, where the input has fewer tiles than resident blocks */
-#ifndef GP_XS_MIN_TILES
-#define GP_XS_MIN_TILES 1u
-#endif
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
 
@@ -478,8 +477,10 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scra
             : n <= GP_XS_ONE_BLOCK_N ? 1
                                                       : gp_xs_resident<T, VEC, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
-  if (!ctx->reduce_force_grid && g > (tiles + GP_XS_MIN_TILES - 1) / GP_XS_MIN_TILES)
-    g = (tiles + GP_XS_MIN_TILES - 1) / GP_XS_MIN_TILES;
+  /* F64 with the window, between half a resident grid of tiles and one: two tiles a
+     block, as many blocks a SM as the half grid has (H200, 2026-12-02, 2^20: 14.18
+     against 15.26 us; docs/perf/reduce.md) */
+  if (WIN && !ctx->reduce_force_grid && tiles <= g && 2 * tiles > g) g = (tiles + 1) / 2;
   if (g > tiles) g = tiles;
   if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
   if (g < 1) g = 1;
