@@ -477,10 +477,10 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scra
             : n <= GP_XS_ONE_BLOCK_N ? 1
                                                       : gp_xs_resident<T, VEC, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
-  /* F64 with the window, between half a resident grid of tiles and one: two tiles a
-     block, as many blocks a SM as the half grid has (H200, 2026-12-02, 2^20: 14.18
-     against 15.26 us; docs/perf/reduce.md) */
-  if (WIN && !ctx->reduce_force_grid && tiles <= g && 2 * tiles > g) g = (tiles + 1) / 2;
+  /* F64 with the window, between 3/4 of a resident grid of tiles and one: two tiles a
+     block (H200, 2026-12-02, docs/perf/reduce.md: 2^20 14.11 against 15.17 us; where
+     it would take 800000 and 600000 elements, 1% and 4% slower) */
+  if (WIN && !ctx->reduce_force_grid && tiles <= g && 4 * tiles > 3 * g) g = (tiles + 1) / 2;
   if (g > tiles) g = tiles;
   if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
   if (g < 1) g = 1;
