@@ -253,9 +253,12 @@ __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsign
     double rh[GP_XS_REC_REGS], rl[GP_XS_REC_REGS], rm[GP_XS_REC_REGS];
     unsigned f = 0u;
     int e = 1;
+    /* r * GP_XS_THREADS >= g: no thread has a record there (block-uniform), skipped */
 #pragma unroll
     for (unsigned r = 0; r < GP_XS_REC_REGS; r++) {
       const unsigned b = threadIdx.x + r * GP_XS_THREADS;
+      rh[r] = rl[r] = rm[r] = -0.0;
+      if (r * GP_XS_THREADS >= g) continue;
       rh[r] = b < g ? __ldcg(&recs[b].h) : -0.0;
       rl[r] = b < g ? __ldcg(&recs[b].l) : -0.0;
       rm[r] = b < g ? __ldcg(&recs[b].m) : -0.0;
@@ -269,6 +272,7 @@ __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsign
     bool ok = true;
 #pragma unroll
     for (unsigned r = 0; r < GP_XS_REC_REGS; r++) {
+      if (r * GP_XS_THREADS >= g) continue;
       ok &= gp_xf_add(a, rh[r], unit) & gp_xf_add(a, rl[r], unit) & gp_xf_add(a, rm[r], unit);
       f |= gp_xs_head_flag(rh[r]);
     }
@@ -478,8 +482,8 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scra
                                                       : gp_xs_resident<T, VEC, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
   /* F64 with the window, between 3/4 of a resident grid of tiles and one: two tiles a
-     block (H200, 2026-12-02, docs/perf/reduce.md: 2^20 14.11 against 15.17 us; where
-     it would take 800000 and 600000 elements, 1% and 4% slower) */
+     block (H200, 2026-12-02, docs/perf/reduce.md: 900000, 1000000 and 2^20 elements 7%
+     faster; from half a grid it took 800000 and 600000 elements 1% and 4% slower) */
   if (WIN && !ctx->reduce_force_grid && tiles <= g && 4 * tiles > 3 * g) g = (tiles + 1) / 2;
   if (g > tiles) g = tiles;
   if (g > GP_XS_MAX_GRID) g = GP_XS_MAX_GRID;
