@@ -151,6 +151,22 @@ __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, dou
   }
 }
 
+/* The block's superaccumulators zeroed before their first use: by each warp its own
+ * (WARP, when every warp has one: no block barrier at the kernel's start), else by the
+ * block. */
+template <int L, bool WARP>
+__device__ __forceinline__ void gp_xs_zero_accs(gp_xs_u64 (*wacc)[L + 1]) {
+  if (WARP && GP_XS_ACCS >= GP_XS_WARPS) {
+    const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
+    for (unsigned r = warp; r < GP_XS_ACCS; r += GP_XS_WARPS)
+      for (unsigned i = lane; i <= (unsigned)L; i += GP_WARP_SIZE) wacc[r][i] = 0;
+    __syncwarp();
+  } else {
+    for (unsigned i = threadIdx.x; i < GP_XS_ACCS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
+    __syncthreads();
+  }
+}
+
 /* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope */
 __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
   unsigned old;
@@ -158,32 +174,40 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
   return old;
 }
 
+/* A warp's lanes' expansions (h, l) folded into lane 0's by a shuffle tree (lanes < o
+ * take lane + o's), exactly or through acc; every lane gets the warp's flags ORed. */
+template <typename T>
+__device__ __forceinline__ void gp_xs_warp_fold(double &h, double &l, unsigned &fl, gp_xs_u64 *acc) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+#pragma unroll
+  for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
+    const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
+    const double ol = sizeof(T) == 8 ? __shfl_down_sync(GP_FULL_MASK, l, o) : -0.0; /* F32: -0 */
+    if (lane < o) gp_xs_merge<T>(h, l, oh, ol, acc, fl);
+  }
+  fl = __reduce_or_sync(GP_FULL_MASK, fl);
+}
+
 /* The block's lanes' expansions (h, l) folded into thread 0's, exactly or through the
- * superaccumulators: the lanes of a warp by a shuffle tree (lanes < o take lane + o's),
- * then warp 0 over the warps' results. Thread 0 gets the block's flags (heads other
- * than -0 included); every thread of the block must call it. */
+ * superaccumulators: each warp's (gp_xs_warp_fold), then warp 0 over the warps'
+ * results. Thread 0 gets the block's flags (heads other than -0 included); every thread
+ * of the block must call it. */
 template <typename T>
 __device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned &fl,
                                                  gp_xs_u64 (*wacc)[gp_xs_fmt<T>::L + 1],
                                                  double *sh, double *sl, unsigned *sf) {
   const unsigned tid = threadIdx.x, lane = tid % GP_WARP_SIZE, warp = tid / GP_WARP_SIZE;
-#pragma unroll
-  for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
-    const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
-    const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
-    if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[warp % GP_XS_ACCS], fl);
-  }
-  fl = __reduce_or_sync(GP_FULL_MASK, fl);
+  gp_xs_warp_fold<T>(h, l, fl, wacc[warp % GP_XS_ACCS]);
   if (lane == 0) { sh[warp] = h; sl[warp] = l; sf[warp] = fl; }
   __syncthreads();
   if (warp == 0) {
     h = lane < GP_XS_WARPS ? sh[lane] : -0.0;
-    l = lane < GP_XS_WARPS ? sl[lane] : -0.0;
+    l = sizeof(T) == 8 && lane < GP_XS_WARPS ? sl[lane] : -0.0;
     fl = lane < GP_XS_WARPS ? sf[lane] : 0u;
 #pragma unroll
     for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
       const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
-      const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+      const double ol = sizeof(T) == 8 ? __shfl_down_sync(GP_FULL_MASK, l, o) : -0.0;
       if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[0], fl);
     }
     fl = __reduce_or_sync(GP_FULL_MASK, fl) | gp_xs_head_flag(h);
@@ -336,12 +360,14 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   constexpr unsigned TE = GP_XS_THREADS * GP_XS_UNROLL * W;
   __shared__ gp_xs_u64 wacc[GP_XS_ACCS][L + 1];
   __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
-  __shared__ unsigned bflags;
+  __shared__ unsigned bflags, blast, bend;
   __shared__ gp_xf_smem<GP_XS_WARPS> xf;
   const unsigned tid = threadIdx.x, warp = tid / GP_WARP_SIZE;
-  for (unsigned i = tid; i < GP_XS_ACCS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
-  __syncthreads();
   gp_xs_u64 *acc = wacc[warp % GP_XS_ACCS];
+  /* per warp where the fold's latency counts (F32, F64 with the window); the F64
+     kernel of large inputs keeps the block's barrier: its per-warp loop made ptxas
+     spill (sm_90) where one barrier costs nothing */
+  gp_xs_zero_accs<L, sizeof(T) == 4 || WIN>(wacc);
 
   double h[W], l[W];
 #pragma unroll
@@ -359,9 +385,25 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], a.x[u].t[c], acc, fl);
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
+    /* W chains, as in a full tile: one chain made this block (the only block of a small
+       input, the grid's slowest otherwise) add its elements one after another */
     const T *p = in + full * TE;
     const unsigned rem = (unsigned)(n - full * TE);
-    for (unsigned k = tid; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
+    unsigned k = tid;
+    for (; sizeof(T) == 4 && k + (W - 1) * GP_XS_THREADS < rem; k += W * GP_XS_THREADS) {
+      T x[W];
+#pragma unroll
+      for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
+#pragma unroll
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[c], acc, fl);
+    }
+    if (sizeof(T) == 4) {
+#pragma unroll
+      for (unsigned c = 0; c < W; c++)
+        if (k + c * GP_XS_THREADS < rem) gp_xs_step(h[c], l[c], __ldg(p + k + c * GP_XS_THREADS), acc, fl);
+    } else {
+      for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
+    }
   }
   double m = -0.0; /* a record's third chunk */
   if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
@@ -372,12 +414,16 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
 
   /* thread 0 holds the block's expansion: its record, or (no records, or a grid of
-   * one that goes on to round) into the limbs when it cannot be rounded by itself */
+   * one that goes on to round) into the limbs when it cannot be rounded by itself. A
+   * block whose superaccumulators took nothing (ordinary data) has only that record to
+   * publish: thread 0 takes the ticket at once (its release orders the record), with no
+   * block barrier between. */
   if (tid == 0) {
     const bool one = gridDim.x == 1;
     if (recs && !one) {
       gp_xs_rec r = {h[0], l[0], m, fl};
       recs[blockIdx.x] = r;
+      if (!(fl & GP_XS_USED)) blast = gp_xs_ticket(ticket) == gridDim.x - 1;
     } else if (!one || (fl & GP_XS_SPECIAL) || acc_out) {
       fl |= gp_xs_flush<T>(wacc[0], h[0]) | gp_xs_flush<T>(wacc[0], l[0]) | GP_XS_USED;
     }
@@ -411,27 +457,39 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     }
     if (tid == (unsigned)L && !recs) atomicOr(gacc + L, (gp_xs_u64)(bfl & ~GP_XS_USED));
     __threadfence(); /* these adds are visible before the block's ticket */
+    __syncthreads();
+    if (tid == 0) blast = gp_xs_ticket(ticket) == gridDim.x - 1;
+    __syncthreads();
   }
-  __syncthreads();
-  if (tid == 0) bflags = gp_xs_ticket(ticket) == gridDim.x - 1;
-  __syncthreads();
-  if (!bflags) return;
+  if (!blast) return;
 
   /* the last block: every other block's record and adds are in (this block's own
-   * limbs too, if any: its superaccumulators start again from zero). Fold the records. */
-  for (unsigned i = tid; i < GP_XS_ACCS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
-  __syncthreads();
+   * limbs too, if any: its superaccumulators start again from zero; untouched ones
+   * are zero still). Fold the records. */
+  if (bfl & GP_XS_USED) {
+    for (unsigned i = tid; i < GP_XS_ACCS * (L + 1); i += GP_XS_THREADS) (&wacc[0][0])[i] = 0;
+    __syncthreads();
+  }
   unsigned used = !recs; /* without records every block went through the limbs */
   if (recs) {
     double rh = -0.0, rl = -0.0;
     fl = 0;
     if (!WIN || !gp_xs_fold_records(recs, gridDim.x, &fl, &xf, wacc[0], &rh, &rl)) {
+      /* a grid of up to 32 blocks: warp 0 alone, one record a lane (no barrier, no
+         second level) */
+      const bool w0 = gridDim.x <= GP_WARP_SIZE;
       for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
         fl |= (unsigned)__ldcg(&recs[b].fl);
-        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
+        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), sizeof(T) == 8 ? __ldcg(&recs[b].l) : -0.0,
+                       acc, fl);
         if (WIN) gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].m), -0.0, acc, fl);
       }
-      gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, xf.flags);
+      if (!w0) {
+        gp_xs_block_fold<T>(rh, rl, fl, wacc, sh, sl, xf.flags);
+      } else if (warp == 0) {
+        gp_xs_warp_fold<T>(rh, rl, fl, acc);
+        fl |= gp_xs_head_flag(rh);
+      }
     }
     if (tid == 0) {
       if (!(fl & GP_XS_SPECIAL) && !acc_out) {
@@ -440,12 +498,13 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       } else {
         fl |= gp_xs_flush<T>(wacc[0], rh) | gp_xs_flush<T>(wacc[0], rl);
       }
-      bflags = fl;
+      bend = fl; /* not bflags: warp 0's fold of up to 32 records has no barrier, and
+                    another warp may not have read bflags yet */
     }
     __syncthreads();
-    if (!(bflags & GP_XS_SPECIAL) && !acc_out) return;
-    used = bflags & GP_XS_USED;
-    bfl = bflags;
+    if (!(bend & GP_XS_SPECIAL) && !acc_out) return;
+    used = bend & GP_XS_USED;
+    bfl = bend;
   }
   /* into limbs: this block's, plus the call's (taken, leaving zeros) */
   gp_xs_block_limbs<L>(wacc);
