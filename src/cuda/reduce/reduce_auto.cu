@@ -6,6 +6,7 @@
  * alone, so the bits are the same for every grid size and on the CPU backend. Float
  * MIN/MAX, whose bits do not depend on the order at all, run on integer keys instead
  * of the exact NaN / -0 operator (gp_auto_f32min etc. below). */
+#include "cuda/common/load16.cuh"
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
@@ -37,24 +38,11 @@
  * contexts (threads, GPUs) never share one. */
 #define GP_TICKET_SLOTS 1024u
 
-/* How the kernel loads: scalar (misaligned `in`), 16-byte read-only loads, or 16-byte
- * loads that skip L1 allocation. Measured on an H200 (F32, L2 flushed): no_allocate
- * is ~10% faster at 16-64 MB but ~5% slower from 256 MB up, so run_auto picks by size. */
-#define GP_LOAD_SCALAR 0
-#define GP_LOAD_VEC 1
-#define GP_LOAD_NOALLOC 2
+/* How the kernel loads (cuda/common/load16.cuh): no_allocate up to this many bytes */
 #ifndef GP_AUTO_NOALLOC_MAX_BYTES
 #define GP_AUTO_NOALLOC_MAX_BYTES ((size_t)96 << 20)
 #endif
-template <int MODE> __device__ __forceinline__ uint4 gp_ld16(const uint4 *p) {
-  if (MODE == GP_LOAD_NOALLOC) {
-    uint4 r;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    return r;
-  }
-  return __ldg(p);
-}
+
 /* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope. On sm_90 this is
  * still MEMBAR.ALL.GPU + ATOM + CCTL.IVALL (the release must wait for the partial's
  * store to reach L2), i.e. the same cost as __threadfence() + atomicAdd; it is kept

@@ -18,6 +18,7 @@
  * gp_cuda_sum_exact_acc runs the same kernel without records: every block adds its
  * expansion into the global accumulator and the last block writes the normalized
  * superaccumulator instead of rounding it: gp_dist_reduce adds the ranks' ones. */
+#include "cuda/common/load16.cuh"
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
@@ -67,6 +68,10 @@ typedef unsigned long long gp_xs_u64;
    accumulator, a cost not measured on data that takes that path: 8 stays. */
 #ifndef GP_XS_ACCS
 #define GP_XS_ACCS 8u
+#endif
+/* inputs of up to this many bytes load with L1::no_allocate (cuda/common/load16.cuh) */
+#ifndef GP_XS_NOALLOC_MAX_BYTES
+#define GP_XS_NOALLOC_MAX_BYTES ((size_t)96 << 20)
 #endif
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
@@ -333,15 +338,15 @@ template <typename T> struct gp_xs_part {
   } x[GP_XS_UNROLL];
 };
 
-template <typename T, bool VEC>
+template <typename T, int LD>
 __device__ __forceinline__ void gp_xs_load(gp_xs_part<T> &a, const T *__restrict__ in, size_t tile) {
   constexpr unsigned W = 16 / sizeof(T);
   constexpr size_t TE = (size_t)GP_XS_THREADS * GP_XS_UNROLL * W;
   const unsigned tid = threadIdx.x;
-  if (VEC) {
+  if (LD != GP_LOAD_SCALAR) {
     const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
 #pragma unroll
-    for (unsigned u = 0; u < GP_XS_UNROLL; u++) a.x[u].u = __ldg(p + u * GP_XS_THREADS);
+    for (unsigned u = 0; u < GP_XS_UNROLL; u++) a.x[u].u = gp_ld16<LD>(p + u * GP_XS_THREADS);
   } else { /* misaligned `in`: the same elements, scalar loads */
     const T *p = in + tile * TE;
 #pragma unroll
@@ -351,7 +356,22 @@ __device__ __forceinline__ void gp_xs_load(gp_xs_part<T> &a, const T *__restrict
   }
 }
 
-template <typename T, bool VEC, bool WIN>
+/* the partial tile's rem (< a tile) elements at p, in a full tile's places; -0 past the
+   end (adding -0 changes no expansion and raises no flag) */
+template <typename T>
+__device__ __forceinline__ void gp_xs_load_partial(gp_xs_part<T> &a, const T *__restrict__ p,
+                                                   unsigned rem) {
+  constexpr unsigned W = 16 / sizeof(T);
+#pragma unroll
+  for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+    for (unsigned c = 0; c < W; c++) {
+      const unsigned k = (u * GP_XS_THREADS + threadIdx.x) * W + c;
+      a.x[u].t[c] = k < rem ? __ldg(p + k) : (T)-0.0;
+    }
+}
+
+template <typename T, int LD, bool WIN>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
     const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
     T *out, int64_t *acc_out) {
@@ -378,32 +398,22 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
     gp_xs_part<T> a;
-    gp_xs_load<T, VEC>(a, in, tile);
+    gp_xs_load<T, LD>(a, in, tile);
 #pragma unroll
     for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
       for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], a.x[u].t[c], acc, fl);
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
-    /* W chains, as in a full tile: one chain made this block (the only block of a small
-       input, the grid's slowest otherwise) add its elements one after another */
-    const T *p = in + full * TE;
-    const unsigned rem = (unsigned)(n - full * TE);
-    unsigned k = tid;
-    for (; sizeof(T) == 4 && k + (W - 1) * GP_XS_THREADS < rem; k += W * GP_XS_THREADS) {
-      T x[W];
+    /* as a full tile: every load issued first, then W chains of adds. A loop of a load
+       and an add per element (one chain) made this block (the only block of a small
+       input, the grid's slowest otherwise) wait for its loads one after another */
+    gp_xs_part<T> a;
+    gp_xs_load_partial<T>(a, in + full * TE, (unsigned)(n - full * TE));
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
+    for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[c], acc, fl);
-    }
-    if (sizeof(T) == 4) {
-#pragma unroll
-      for (unsigned c = 0; c < W; c++)
-        if (k + c * GP_XS_THREADS < rem) gp_xs_step(h[c], l[c], __ldg(p + k + c * GP_XS_THREADS), acc, fl);
-    } else {
-      for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
-    }
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], a.x[u].t[c], acc, fl);
   }
   double m = -0.0; /* a record's third chunk */
   if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
@@ -522,9 +532,9 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 }
 
 /* Blocks of the kernel that fit on the device at once. */
-template <typename T, bool VEC, bool WIN> static unsigned gp_xs_resident(gp_context *ctx) {
+template <typename T, int LD, bool WIN> static unsigned gp_xs_resident(gp_context *ctx) {
   static int per_sm[GP_RESIDENT_MAX_DEVICES];
-  return gp_resident_blocks(ctx, gp_sum_exact_kernel<T, VEC, WIN>, GP_XS_THREADS, per_sm);
+  return gp_resident_blocks(ctx, gp_sum_exact_kernel<T, LD, WIN>, GP_XS_THREADS, per_sm);
 }
 
 /* Tiles of the kernel (the most blocks it can use) for n elements of T. */
@@ -533,12 +543,12 @@ template <typename T> static size_t gp_xs_tiles(size_t n) {
   return n / TE + (n % TE != 0);
 }
 
-template <typename T, bool VEC, bool WIN>
+template <typename T, int LD, bool WIN>
 static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
                               int64_t *acc_out) {
   size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid
             : n <= GP_XS_ONE_BLOCK_N ? 1
-                                                      : gp_xs_resident<T, VEC, WIN>(ctx);
+                                                      : gp_xs_resident<T, LD, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
   /* F64 with the window, between 3/4 of a resident grid of tiles and one: two tiles a
      block (H200, 2026-12-02, docs/perf/reduce.md: 900000, 1000000 and 2^20 elements 7%
@@ -553,20 +563,27 @@ static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scra
     gp_status s = gp_cuda_reduce_next_slot(ctx, &ticket, &gacc);
     if (s != GP_OK) return s;
   }
-  gp_sum_exact_kernel<T, VEC, WIN><<<(unsigned)g, GP_XS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+  gp_sum_exact_kernel<T, LD, WIN><<<(unsigned)g, GP_XS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
       in, n, static_cast<gp_xs_rec *>(scratch), gacc, ticket, out, acc_out);
   GP_LAUNCH_CHECK(ctx, "gp_sum_exact_kernel", g, GP_XS_THREADS, 0);
   return GP_OK;
 }
 
 /* the kernel with the window fold (F64 below GP_XS_WINDOW_MAX_N) or without */
-template <typename T, bool VEC>
+template <typename T, int LD>
 static gp_status gp_xs_pick(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
                             int64_t *acc_out) {
   if constexpr (gp_xs_fmt<T>::WINDOW) {
-    if (n < GP_XS_WINDOW_MAX_N) return gp_xs_launch<T, VEC, true>(ctx, in, n, scratch, out, acc_out);
+    if (n < GP_XS_WINDOW_MAX_N) return gp_xs_launch<T, LD, true>(ctx, in, n, scratch, out, acc_out);
+    /* inputs of no_allocate's sizes take the window: the large-input kernel is not
+       stamped with it (it would be only with GP_XS_NOALLOC_MAX_BYTES raised) */
+    if constexpr (LD == GP_LOAD_NOALLOC)
+      return gp_xs_launch<T, GP_LOAD_VEC, false>(ctx, in, n, scratch, out, acc_out);
+    else
+      return gp_xs_launch<T, LD, false>(ctx, in, n, scratch, out, acc_out);
+  } else {
+    return gp_xs_launch<T, LD, false>(ctx, in, n, scratch, out, acc_out);
   }
-  return gp_xs_launch<T, VEC, false>(ctx, in, n, scratch, out, acc_out);
 }
 
 template <typename T>
@@ -574,8 +591,10 @@ static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *sc
                            void *d_out, int64_t *acc_out) {
   const T *in = static_cast<const T *>(d_in);
   T *out = static_cast<T *>(d_out);
-  if ((uintptr_t)in % 16 == 0) return gp_xs_pick<T, true>(ctx, in, n, scratch, out, acc_out);
-  return gp_xs_pick<T, false>(ctx, in, n, scratch, out, acc_out);
+  if ((uintptr_t)in % 16 != 0) return gp_xs_pick<T, GP_LOAD_SCALAR>(ctx, in, n, scratch, out, acc_out);
+  if (n * sizeof(T) <= GP_XS_NOALLOC_MAX_BYTES)
+    return gp_xs_pick<T, GP_LOAD_NOALLOC>(ctx, in, n, scratch, out, acc_out);
+  return gp_xs_pick<T, GP_LOAD_VEC>(ctx, in, n, scratch, out, acc_out);
 }
 
 extern "C" size_t gp_cuda_sum_exact_scratch_bytes(gp_dtype type, size_t n) {
