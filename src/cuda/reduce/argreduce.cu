@@ -4,6 +4,7 @@
  * warp shuffles, each block stores its pair, and the last block (ticket) combines the
  * pairs and writes the value and index. Lexicographic min is associative and
  * commutative, so the answer does not depend on the grid. */
+#include "cuda/common/load16.cuh"
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
@@ -15,6 +16,11 @@
 #define GP_ARG_THREADS 256u
 #define GP_ARG_UNROLL 4u /* 16-byte loads in flight per thread */
 #define GP_ARG_MAX_BLOCKS 4096u /* at most this many partial pairs in the scratch */
+/* inputs of up to this many bytes load with L1::no_allocate (cuda/common/load16.cuh),
+   as the exact SUM does (reduce_exact.cu) */
+#ifndef GP_ARG_NOALLOC_MAX_BYTES
+#define GP_ARG_NOALLOC_MAX_BYTES ((size_t)128 << 20)
+#endif
 
 typedef unsigned long long gp_arg_u64;
 
@@ -81,7 +87,7 @@ __device__ __forceinline__ void gp_arg_batch(KT &tk, gp_arg_u64 &bi, const KT (&
   }
 }
 
-template <typename T, bool VEC, int MX>
+template <typename T, int LD, int MX>
 __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
     const T *__restrict__ in, size_t n, gp_arg_pair *partials, unsigned *ticket, T *vout,
     gp_arg_u64 *iout) {
@@ -94,14 +100,14 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
   KT tk = (KT)~(KT)0;
   gp_arg_u64 bi = GP_ARG_NONE;
   size_t done = 0; /* elements covered by the vector loop */
-  if (VEC) {
+  if (LD != GP_LOAD_SCALAR) {
     const size_t nvec = n / W;
     const uint4 *p = reinterpret_cast<const uint4 *>(in);
     size_t v = g;
     for (; v + (GP_ARG_UNROLL - 1) * stride < nvec; v += GP_ARG_UNROLL * stride) {
       union { uint4 u; T t[W]; } x[GP_ARG_UNROLL];
 #pragma unroll
-      for (unsigned u = 0; u < GP_ARG_UNROLL; u++) x[u].u = __ldg(p + v + u * stride);
+      for (unsigned u = 0; u < GP_ARG_UNROLL; u++) x[u].u = gp_ld16<LD>(p + v + u * stride);
       KT k[GP_ARG_UNROLL * W];
       gp_arg_u64 ix[GP_ARG_UNROLL * W];
 #pragma unroll
@@ -115,7 +121,7 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
     }
     for (; v < nvec; v += stride) {
       union { uint4 u; T t[W]; } x;
-      x.u = __ldg(p + v);
+      x.u = gp_ld16<LD>(p + v);
       KT k[W];
       gp_arg_u64 ix[W];
 #pragma unroll
@@ -162,17 +168,17 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
 }
 
 /* Blocks that fit at once. */
-template <typename T, bool VEC, int MX> static unsigned gp_arg_resident(gp_context *ctx) {
+template <typename T, int LD, int MX> static unsigned gp_arg_resident(gp_context *ctx) {
   static int per_sm[GP_RESIDENT_MAX_DEVICES];
-  return gp_resident_blocks(ctx, gp_argreduce_kernel<T, VEC, MX>, GP_ARG_THREADS, per_sm);
+  return gp_resident_blocks(ctx, gp_argreduce_kernel<T, LD, MX>, GP_ARG_THREADS, per_sm);
 }
 
-template <typename T, bool VEC, int MX>
+template <typename T, int LD, int MX>
 static gp_status gp_arg_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *vout,
                                gp_arg_u64 *iout) {
   const size_t per_block = (size_t)GP_ARG_THREADS * GP_ARG_UNROLL * (16 / sizeof(T));
   size_t g = n / per_block + 1;
-  const size_t res = gp_arg_resident<T, VEC, MX>(ctx);
+  const size_t res = gp_arg_resident<T, LD, MX>(ctx);
   if (g > res) g = res;
   if (g > GP_ARG_MAX_BLOCKS) g = GP_ARG_MAX_BLOCKS;
   unsigned *ticket = NULL;
@@ -180,7 +186,7 @@ static gp_status gp_arg_launch(gp_context *ctx, const T *in, size_t n, void *scr
     gp_status s = gp_cuda_reduce_next_slot(ctx, &ticket, NULL);
     if (s != GP_OK) return s;
   }
-  gp_argreduce_kernel<T, VEC, MX><<<(unsigned)g, GP_ARG_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+  gp_argreduce_kernel<T, LD, MX><<<(unsigned)g, GP_ARG_THREADS, 0, (cudaStream_t)ctx->stream>>>(
       in, n, static_cast<gp_arg_pair *>(scratch), ticket, vout, iout);
   GP_LAUNCH_CHECK(ctx, "gp_argreduce_kernel", g, GP_ARG_THREADS, 0);
   return GP_OK;
@@ -192,11 +198,14 @@ static gp_status gp_arg_run(gp_context *ctx, int mx, const void *d_in, size_t n,
   const T *in = static_cast<const T *>(d_in);
   T *v = static_cast<T *>(vout);
   gp_arg_u64 *i = static_cast<gp_arg_u64 *>(iout);
-  const bool vec = (uintptr_t)in % 16 == 0;
-  if (mx) return vec ? gp_arg_launch<T, true, 1>(ctx, in, n, scratch, v, i)
-                     : gp_arg_launch<T, false, 1>(ctx, in, n, scratch, v, i);
-  return vec ? gp_arg_launch<T, true, 0>(ctx, in, n, scratch, v, i)
-             : gp_arg_launch<T, false, 0>(ctx, in, n, scratch, v, i);
+  if ((uintptr_t)in % 16 != 0)
+    return mx ? gp_arg_launch<T, GP_LOAD_SCALAR, 1>(ctx, in, n, scratch, v, i)
+              : gp_arg_launch<T, GP_LOAD_SCALAR, 0>(ctx, in, n, scratch, v, i);
+  if (n * sizeof(T) <= GP_ARG_NOALLOC_MAX_BYTES)
+    return mx ? gp_arg_launch<T, GP_LOAD_NOALLOC, 1>(ctx, in, n, scratch, v, i)
+              : gp_arg_launch<T, GP_LOAD_NOALLOC, 0>(ctx, in, n, scratch, v, i);
+  return mx ? gp_arg_launch<T, GP_LOAD_VEC, 1>(ctx, in, n, scratch, v, i)
+            : gp_arg_launch<T, GP_LOAD_VEC, 0>(ctx, in, n, scratch, v, i);
 }
 
 extern "C" size_t gp_cuda_argreduce_scratch_bytes(void) {

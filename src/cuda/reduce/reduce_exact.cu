@@ -69,9 +69,12 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_ACCS
 #define GP_XS_ACCS 8u
 #endif
-/* inputs of up to this many bytes load with L1::no_allocate (cuda/common/load16.cuh) */
+/* Inputs of up to this many bytes load with L1::no_allocate (cuda/common/load16.cuh).
+ * Measured on the H200 (2026-12-02, docs/perf/reduce.md): F32 2^22..2^24 elements 2-10%
+ * faster, F64 2^22..2^23 5-9%; at 128 MB F32 and F64 5-6% faster, at 256 MB F32 3%
+ * slower. */
 #ifndef GP_XS_NOALLOC_MAX_BYTES
-#define GP_XS_NOALLOC_MAX_BYTES ((size_t)96 << 20)
+#define GP_XS_NOALLOC_MAX_BYTES ((size_t)128 << 20)
 #endif
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
@@ -356,21 +359,6 @@ __device__ __forceinline__ void gp_xs_load(gp_xs_part<T> &a, const T *__restrict
   }
 }
 
-/* the partial tile's rem (< a tile) elements at p, in a full tile's places; -0 past the
-   end (adding -0 changes no expansion and raises no flag) */
-template <typename T>
-__device__ __forceinline__ void gp_xs_load_partial(gp_xs_part<T> &a, const T *__restrict__ p,
-                                                   unsigned rem) {
-  constexpr unsigned W = 16 / sizeof(T);
-#pragma unroll
-  for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-    for (unsigned c = 0; c < W; c++) {
-      const unsigned k = (u * GP_XS_THREADS + threadIdx.x) * W + c;
-      a.x[u].t[c] = k < rem ? __ldg(p + k) : (T)-0.0;
-    }
-}
-
 template <typename T, int LD, bool WIN>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
     const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
@@ -405,15 +393,21 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], a.x[u].t[c], acc, fl);
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
-    /* as a full tile: every load issued first, then W chains of adds. A loop of a load
-       and an add per element (one chain) made this block (the only block of a small
-       input, the grid's slowest otherwise) wait for its loads one after another */
-    gp_xs_part<T> a;
-    gp_xs_load_partial<T>(a, in + full * TE, (unsigned)(n - full * TE));
+    /* F32 in W chains: one chain made this block (the only block of a small input, the
+       grid's slowest otherwise) add its elements one after another (H200, 2026-12-02,
+       docs/perf/reduce.md: 2^10 elements 5.70 -> 4.83 us; loading the whole partial
+       tile first, as a full tile, was 0.6 us slower there) */
+    const T *p = in + full * TE;
+    const unsigned rem = (unsigned)(n - full * TE);
+    unsigned k = tid;
+    for (; sizeof(T) == 4 && k + (W - 1) * GP_XS_THREADS < rem; k += W * GP_XS_THREADS) {
+      T x[W];
 #pragma unroll
-    for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+      for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], a.x[u].t[c], acc, fl);
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[c], x[c], acc, fl);
+    }
+    for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
   double m = -0.0; /* a record's third chunk */
   if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
