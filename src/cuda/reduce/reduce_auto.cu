@@ -38,9 +38,11 @@
  * contexts (threads, GPUs) never share one. */
 #define GP_TICKET_SLOTS 1024u
 
-/* How the kernel loads (cuda/common/load16.cuh): no_allocate up to this many bytes */
+/* How the kernel loads (cuda/common/load16.cuh): no_allocate up to this many bytes.
+   128 MB rather than 96: F32 MIN/MAX of 2^25 elements and F64 of 2^24 5% faster (H200,
+   2026-12-02, docs/perf/reduce.md); 256 MB was slower for the exact SUM. */
 #ifndef GP_AUTO_NOALLOC_MAX_BYTES
-#define GP_AUTO_NOALLOC_MAX_BYTES ((size_t)96 << 20)
+#define GP_AUTO_NOALLOC_MAX_BYTES ((size_t)128 << 20)
 #endif
 
 /* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope. On sm_90 this is
