@@ -22,6 +22,15 @@
 #define GP_ARG_NOALLOC_MAX_BYTES ((size_t)128 << 20)
 #endif
 
+/* the grid: at least this many unrolled iterations a block before a block is added */
+#ifndef GP_ARG_MIN_ITERS
+#define GP_ARG_MIN_ITERS 1u
+#endif
+/* partials each thread of the last block loads before it compares them */
+#ifndef GP_ARG_LAST_LOADS
+#define GP_ARG_LAST_LOADS 4u
+#endif
+
 typedef unsigned long long gp_arg_u64;
 
 template <typename T> __device__ __forceinline__ gp_arg_u64 gp_arg_key(T x, int mx);
@@ -153,9 +162,18 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
     if (!am_last) return;
     bk = ~0ull;
     bi = ~0ull;
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += GP_ARG_THREADS) {
-      const gp_arg_pair q = {__ldcg(&partials[b].k), __ldcg(&partials[b].i)};
-      gp_arg_take(bk, bi, q.k, q.i);
+    /* GP_ARG_LAST_LOADS partials a thread in flight, then taken (any order: the best
+       pair is the lowest key, then the lowest index) */
+    for (unsigned b0 = threadIdx.x; b0 < gridDim.x; b0 += GP_ARG_LAST_LOADS * GP_ARG_THREADS) {
+      gp_arg_pair q[GP_ARG_LAST_LOADS];
+#pragma unroll
+      for (unsigned j = 0; j < GP_ARG_LAST_LOADS; j++) {
+        const unsigned b = b0 + j * GP_ARG_THREADS;
+        q[j].k = b < gridDim.x ? __ldcg(&partials[b].k) : ~0ull;
+        q[j].i = b < gridDim.x ? __ldcg(&partials[b].i) : ~0ull;
+      }
+#pragma unroll
+      for (unsigned j = 0; j < GP_ARG_LAST_LOADS; j++) gp_arg_take(bk, bi, q[j].k, q[j].i);
     }
     __syncthreads(); /* sh is reused */
     gp_arg_block(bk, bi, sh);
@@ -176,7 +194,7 @@ template <typename T, int LD, int MX> static unsigned gp_arg_resident(gp_context
 template <typename T, int LD, int MX>
 static gp_status gp_arg_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *vout,
                                gp_arg_u64 *iout) {
-  const size_t per_block = (size_t)GP_ARG_THREADS * GP_ARG_UNROLL * (16 / sizeof(T));
+  const size_t per_block = (size_t)GP_ARG_THREADS * GP_ARG_UNROLL * (16 / sizeof(T)) * GP_ARG_MIN_ITERS;
   size_t g = n / per_block + 1;
   const size_t res = gp_arg_resident<T, LD, MX>(ctx);
   if (g > res) g = res;
