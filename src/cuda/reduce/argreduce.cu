@@ -22,9 +22,13 @@
 #define GP_ARG_NOALLOC_MAX_BYTES ((size_t)128 << 20)
 #endif
 
-/* the grid: at least this many unrolled iterations a block before a block is added */
-#ifndef GP_ARG_MIN_ITERS
-#define GP_ARG_MIN_ITERS 1u
+/* The grid, from t = the input's unrolled iterations (tiles) and R = the resident
+ * blocks: one tile a block up to 3/4 R, two tiles a block up to R, four from there (at
+ * most R blocks). Measured on the H200 (2026-12-02, docs/perf/reduce.md, s9-e): two or
+ * four tiles a block at every size were 8-47% slower at 2^18-2^20 elements, but f32
+ * 2^22 (t ~ R) 11% faster with two and 2^23 8% faster with four (i32 3%). */
+#ifndef GP_ARG_GRID_RULE
+#define GP_ARG_GRID_RULE 1
 #endif
 /* partials each thread of the last block loads before it compares them */
 #ifndef GP_ARG_LAST_LOADS
@@ -194,9 +198,11 @@ template <typename T, int LD, int MX> static unsigned gp_arg_resident(gp_context
 template <typename T, int LD, int MX>
 static gp_status gp_arg_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *vout,
                                gp_arg_u64 *iout) {
-  const size_t per_block = (size_t)GP_ARG_THREADS * GP_ARG_UNROLL * (16 / sizeof(T)) * GP_ARG_MIN_ITERS;
-  size_t g = n / per_block + 1;
+  const size_t per_block = (size_t)GP_ARG_THREADS * GP_ARG_UNROLL * (16 / sizeof(T));
+  const size_t tiles = n / per_block + 1;
   const size_t res = gp_arg_resident<T, LD, MX>(ctx);
+  size_t g = tiles;
+  if (GP_ARG_GRID_RULE && 4 * tiles > 3 * res) g = tiles > res ? (tiles + 3) / 4 : (tiles + 1) / 2;
   if (g > res) g = res;
   if (g > GP_ARG_MAX_BLOCKS) g = GP_ARG_MAX_BLOCKS;
   unsigned *ticket = NULL;
