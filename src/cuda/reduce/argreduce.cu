@@ -25,7 +25,7 @@
 /* The grid, from t = the input's unrolled iterations (tiles) and R = the resident
  * blocks: one tile a block up to 3/4 R, two tiles a block up to R, four from there (at
  * most R blocks). Measured on the H200 (2026-12-02, docs/perf/reduce.md, s9-e): two or
- * four tiles a block at every size were 8-47% slower at 2^18-2^20 elements, but f32
+ * four tiles a block at every size were 8-48% slower at 2^18-2^20 elements, but f32
  * 2^22 (t ~ R) 11% faster with two and 2^23 8% faster with four (i32 3%). */
 #ifndef GP_ARG_GRID_RULE
 #define GP_ARG_GRID_RULE 1
