@@ -16,11 +16,6 @@
 #define GP_ARG_THREADS 256u
 #define GP_ARG_UNROLL 4u /* 16-byte loads in flight per thread */
 #define GP_ARG_MAX_BLOCKS 4096u /* at most this many partial pairs in the scratch */
-/* inputs of up to this many bytes load with L1::no_allocate (cuda/common/load16.cuh),
-   as the exact SUM does (reduce_exact.cu) */
-#ifndef GP_ARG_NOALLOC_MAX_BYTES
-#define GP_ARG_NOALLOC_MAX_BYTES ((size_t)128 << 20)
-#endif
 
 /* The grid, from t = the input's unrolled iterations (tiles) and R = the resident
  * blocks: one tile a block up to 3/4 R, two tiles a block up to R, four from there (at
@@ -222,14 +217,17 @@ static gp_status gp_arg_run(gp_context *ctx, int mx, const void *d_in, size_t n,
   const T *in = static_cast<const T *>(d_in);
   T *v = static_cast<T *>(vout);
   gp_arg_u64 *i = static_cast<gp_arg_u64 *>(iout);
-  if ((uintptr_t)in % 16 != 0)
+  switch (gp_load_mode(in, n * sizeof(T))) {
+  case GP_LOAD_SCALAR:
     return mx ? gp_arg_launch<T, GP_LOAD_SCALAR, 1>(ctx, in, n, scratch, v, i)
               : gp_arg_launch<T, GP_LOAD_SCALAR, 0>(ctx, in, n, scratch, v, i);
-  if (n * sizeof(T) <= GP_ARG_NOALLOC_MAX_BYTES)
+  case GP_LOAD_NOALLOC:
     return mx ? gp_arg_launch<T, GP_LOAD_NOALLOC, 1>(ctx, in, n, scratch, v, i)
               : gp_arg_launch<T, GP_LOAD_NOALLOC, 0>(ctx, in, n, scratch, v, i);
-  return mx ? gp_arg_launch<T, GP_LOAD_VEC, 1>(ctx, in, n, scratch, v, i)
-            : gp_arg_launch<T, GP_LOAD_VEC, 0>(ctx, in, n, scratch, v, i);
+  default:
+    return mx ? gp_arg_launch<T, GP_LOAD_VEC, 1>(ctx, in, n, scratch, v, i)
+              : gp_arg_launch<T, GP_LOAD_VEC, 0>(ctx, in, n, scratch, v, i);
+  }
 }
 
 extern "C" size_t gp_cuda_argreduce_scratch_bytes(void) {

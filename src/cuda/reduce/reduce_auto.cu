@@ -38,13 +38,6 @@
  * contexts (threads, GPUs) never share one. */
 #define GP_TICKET_SLOTS 1024u
 
-/* How the kernel loads (cuda/common/load16.cuh): no_allocate up to this many bytes.
-   128 MB rather than 96: F32 MIN/MAX of 2^25 elements and F64 of 2^24 5% faster (H200,
-   2026-12-02, docs/perf/reduce.md); 256 MB was slower for the exact SUM. */
-#ifndef GP_AUTO_NOALLOC_MAX_BYTES
-#define GP_AUTO_NOALLOC_MAX_BYTES ((size_t)128 << 20)
-#endif
-
 /* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope. On sm_90 this is
  * still MEMBAR.ALL.GPU + ATOM + CCTL.IVALL (the release must wait for the partial's
  * store to reach L2), i.e. the same cost as __threadfence() + atomicAdd; it is kept
@@ -309,12 +302,14 @@ static unsigned launch_auto(gp_context *ctx, const T *in, size_t n, void *scratc
   const unsigned nv = gp_rt_auto_vblocks(n, sizeof(T));
   typename P::H *partials = static_cast<typename P::H *>(scratch);
   cudaStream_t st = (cudaStream_t)ctx->stream;
+  static_assert(GP_AUTO_VEC_BYTES == 16, "gp_load_mode's vector loads are 16 bytes");
   unsigned g;
-  if ((uintptr_t)in % GP_AUTO_VEC_BYTES != 0) {
+  const int mode = gp_load_mode(in, n * sizeof(T));
+  if (mode == GP_LOAD_SCALAR) {
     g = auto_grid<T, P, Out, GP_LOAD_SCALAR>(ctx, nv);
     gp_reduce_auto_kernel<T, P, Out, GP_LOAD_SCALAR>
         <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);
-  } else if (n * sizeof(T) <= GP_AUTO_NOALLOC_MAX_BYTES) {
+  } else if (mode == GP_LOAD_NOALLOC) {
     g = auto_grid<T, P, Out, GP_LOAD_NOALLOC>(ctx, nv);
     gp_reduce_auto_kernel<T, P, Out, GP_LOAD_NOALLOC>
         <<<g, GP_AUTO_THREADS, 0, st>>>(in, n, nv, partials, slot, out);

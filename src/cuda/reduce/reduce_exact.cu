@@ -69,13 +69,6 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_ACCS
 #define GP_XS_ACCS 8u
 #endif
-/* Inputs of up to this many bytes load with L1::no_allocate (cuda/common/load16.cuh).
- * Measured on the H200 (2026-12-02, docs/perf/reduce.md): F32 2^22..2^24 elements 2-10%
- * faster, F64 2^22..2^23 5-9%; at 128 MB F32 and F64 5-6% faster, at 256 MB F32 3%
- * slower. */
-#ifndef GP_XS_NOALLOC_MAX_BYTES
-#define GP_XS_NOALLOC_MAX_BYTES ((size_t)128 << 20)
-#endif
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
 #define GP_XS_REC_REGS 4
@@ -570,7 +563,7 @@ static gp_status gp_xs_pick(gp_context *ctx, const T *in, size_t n, void *scratc
   if constexpr (gp_xs_fmt<T>::WINDOW) {
     if (n < GP_XS_WINDOW_MAX_N) return gp_xs_launch<T, LD, true>(ctx, in, n, scratch, out, acc_out);
     /* inputs of no_allocate's sizes take the window: the large-input kernel is not
-       stamped with it (it would be only with GP_XS_NOALLOC_MAX_BYTES raised) */
+       stamped with it (it would be only with GP_NOALLOC_MAX_BYTES raised) */
     if constexpr (LD == GP_LOAD_NOALLOC)
       return gp_xs_launch<T, GP_LOAD_VEC, false>(ctx, in, n, scratch, out, acc_out);
     else
@@ -585,10 +578,11 @@ static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *sc
                            void *d_out, int64_t *acc_out) {
   const T *in = static_cast<const T *>(d_in);
   T *out = static_cast<T *>(d_out);
-  if ((uintptr_t)in % 16 != 0) return gp_xs_pick<T, GP_LOAD_SCALAR>(ctx, in, n, scratch, out, acc_out);
-  if (n * sizeof(T) <= GP_XS_NOALLOC_MAX_BYTES)
-    return gp_xs_pick<T, GP_LOAD_NOALLOC>(ctx, in, n, scratch, out, acc_out);
-  return gp_xs_pick<T, GP_LOAD_VEC>(ctx, in, n, scratch, out, acc_out);
+  switch (gp_load_mode(in, n * sizeof(T))) {
+  case GP_LOAD_SCALAR: return gp_xs_pick<T, GP_LOAD_SCALAR>(ctx, in, n, scratch, out, acc_out);
+  case GP_LOAD_NOALLOC: return gp_xs_pick<T, GP_LOAD_NOALLOC>(ctx, in, n, scratch, out, acc_out);
+  default: return gp_xs_pick<T, GP_LOAD_VEC>(ctx, in, n, scratch, out, acc_out);
+  }
 }
 
 extern "C" size_t gp_cuda_sum_exact_scratch_bytes(gp_dtype type, size_t n) {
