@@ -1,10 +1,13 @@
-/* jit_compile_bench EXPR f32|f64: the wall time of one NVRTC compile of the integrate
- * kernel for EXPR, as the first gp_integrate of a process runs it (the library's source
- * and options; GPUPRIMS_JIT_FAST honoured). Needs NVRTC, no GPU. Prints
- * "compile_ms=T cubin_bytes=N". scripts/jit_compile_times.sh runs it over expressions,
- * precisions and GPUPRIMS_JIT_FAST levels, one fresh process per sample. */
+/* jit_compile_bench EXPR f32|f64 [ARCH]: the wall time of one compile of the integrate
+ * kernel for EXPR to an ARCH (default sm_90) CUBIN, as the first gp_integrate of a
+ * process runs it (the library's source, options and path: the split JIT unless
+ * GPUPRIMS_JIT_SPLIT=0 or the build has no prebuilt kernel for ARCH; GPUPRIMS_JIT_FAST
+ * honoured). Needs NVRTC, no GPU. Prints "compile_ms=T cubin_bytes=N split=0|1".
+ * scripts/jit_compile_times.sh runs it over expressions, precisions and settings, one
+ * fresh process per sample. */
 #define _POSIX_C_SOURCE 200809L
-#include "cuda/integrate/jit.h"
+#include "core/expr.h"
+#include "cuda/integrate/integrate_cuda.h"
 #include "gpuprims.h"
 
 #include <stdio.h>
@@ -19,8 +22,8 @@ static double now_ms(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 || (strcmp(argv[2], "f32") && strcmp(argv[2], "f64"))) {
-    fprintf(stderr, "usage: %s EXPR f32|f64\n", argv[0]);
+  if (argc < 3 || argc > 4 || (strcmp(argv[2], "f32") && strcmp(argv[2], "f64"))) {
+    fprintf(stderr, "usage: %s EXPR f32|f64 [ARCH]\n", argv[0]);
     return 2;
   }
   const gp_dtype prec = strcmp(argv[2], "f32") == 0 ? GP_F32 : GP_F64;
@@ -37,17 +40,26 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", src ? gp_last_error(ctx) : "out of memory");
     return 1;
   }
-  char log[4096], *img = NULL;
+  gp_expr e;
+  char log[4096];
+  if (gp_expr_parse(argv[1], &e, log, sizeof log)) {
+    fprintf(stderr, "%s\n", log);
+    return 1;
+  }
+  void *img = NULL;
   size_t size = 0;
+  int split = 0;
   const double t0 = now_ms();
-  const int rc = gp_nvrtc_compile(src, "sm_90", &img, &size, log, sizeof log);
+  const int rc = gp_cuda_integrate_compile(argc > 3 ? argv[3] : "sm_90", &e, prec, src, &img,
+                                           &size, &split, log, sizeof log);
   const double t1 = now_ms();
   if (rc) {
     fprintf(stderr, "%s\n", log);
     return 1;
   }
-  printf("compile_ms=%.1f cubin_bytes=%zu\n", t1 - t0, size);
+  printf("compile_ms=%.1f cubin_bytes=%zu split=%d\n", t1 - t0, size, split);
   free(img);
+  gp_expr_free(&e);
   free(src);
   gp_destroy(ctx);
   return 0;
