@@ -70,26 +70,13 @@ static const char *func_name(gp_expr_kind k, int f32) {
   }
 }
 
-/* The library functions that the prebuilt kernel also holds (trap_skeleton.cu defines
- * gp_m_<name> for each, F32 and F64), which the expression's part of a split compile
- * calls rather than compiling them again: they are most of NVRTC's time for f. */
-static int prebuilt_math(gp_expr_kind k) {
-  switch (k) {
-  case GP_EXPR_SIN: case GP_EXPR_COS: case GP_EXPR_TAN: case GP_EXPR_EXP:
-  case GP_EXPR_LOG: case GP_EXPR_POW: return 1;
-  default: return 0;
-  }
-}
-
 /* Emits node i (children first) as `const gp_real v<i> = ...;`. The tree depth is
- * bounded by the parser (GP_EXPR_MAX_DEPTH), so the recursion is too. part: calls of
- * prebuilt_math functions go to the prebuilt gp_m_<name>. */
-static void emit_node(out_buf *o, const gp_expr *e, int i, int f32, int part) {
+ * bounded by the parser (GP_EXPR_MAX_DEPTH), so the recursion is too. */
+static void emit_node(out_buf *o, const gp_expr *e, int i, int f32) {
   const gp_expr_node *n = &e->nodes[i];
-  if (n->a >= 0) emit_node(o, e, n->a, f32, part);
-  if (n->b >= 0) emit_node(o, e, n->b, f32, part);
+  if (n->a >= 0) emit_node(o, e, n->a, f32);
+  if (n->b >= 0) emit_node(o, e, n->b, f32);
   put(o, "  const gp_real v%d = ", i);
-  const char *m = part && prebuilt_math(n->kind) ? "gp_m_" : "";
   switch (n->kind) {
   case GP_EXPR_NUM:
     /* hex-float: exact, and the CPU evaluator rounds the same double to float */
@@ -106,11 +93,11 @@ static void emit_node(out_buf *o, const gp_expr *e, int i, int f32, int part) {
   case GP_EXPR_MUL: put(o, "v%d * v%d", n->a, n->b); break;
   case GP_EXPR_DIV: put(o, "v%d / v%d", n->a, n->b); break;
   case GP_EXPR_POW: case GP_EXPR_MIN: case GP_EXPR_MAX:
-    put(o, "%s%s(v%d, v%d)", m, func_name(n->kind, f32), n->a, n->b);
+    put(o, "%s(v%d, v%d)", func_name(n->kind, f32), n->a, n->b);
     break;
   default: {
     const char *fn = func_name(n->kind, f32);
-    put(o, "%s%s(v%d)", m, fn ? fn : "__gp_unknown_node", n->a);
+    put(o, "%s(v%d)", fn ? fn : "__gp_unknown_node", n->a);
   }
   }
   put(o, ";\n");
@@ -154,16 +141,9 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, int par
   if (part) put(&o, "#define GP_TRAP_SPLIT 1\n");
   else put(&o, "%s\n", gp_warp_reduce_cuh);
   put(&o, "typedef %s gp_real;\n", f32 ? "float" : "double");
-  if (part) {
-    const gp_expr_kind math[] = {GP_EXPR_SIN, GP_EXPR_COS, GP_EXPR_TAN, GP_EXPR_EXP,
-                                 GP_EXPR_LOG, GP_EXPR_POW};
-    for (size_t k = 0; k < sizeof math / sizeof math[0]; k++)
-      put(&o, "extern \"C\" __device__ gp_real gp_m_%s(gp_real%s);\n", func_name(math[k], f32),
-          math[k] == GP_EXPR_POW ? ", gp_real" : "");
-  }
   put(&o, "static __device__ %s gp_real gp_f(const gp_real x) {\n",
       f_is_called(e) ? "__noinline__" : "__forceinline__");
-  emit_node(&o, e, e->root, f32, part);
+  emit_node(&o, e, e->root, f32);
   put(&o, "  return v%d;\n}\n\n", e->root);
   put(&o, "%s", gp_trap_kernel_cuh);
   if (o.oom) {

@@ -7,14 +7,17 @@
  *
  * Two parts, which GP_TRAP_SPLIT chooses:
  *   0 (or undefined)  both in one module: the whole compile.
- *   1                 the expression's part alone: gp_trap_tile (a thread's run of
- *                     GP_ITEMS points, f inlined or called as codegen chose) and
+ *   1                 the expression's part alone: gp_trap_sum (a thread's sum over
+ *                     all its tiles, f inlined or called as codegen chose) and
  *                     gp_trap_f_at, extern "C" for the link (needs gp_real, gp_f,
- *                     GP_F32, GP_ITEMS, GP_FOLD).
- *   2                 the kernel alone, calling those two: the same for every expression
- *                     and precision, so the build compiles it once per GPU architecture
- *                     with -rdc (trap_skeleton.cu) and nvJitLink links it to part 1
- *                     (jit_split.c); needs GP_THREADS, GP_ITEMS and GP_TILE. */
+ *                     GP_F32, GP_ITEMS, GP_TILE, GP_FOLD).
+ *   2                 the kernel alone, calling each of those once per thread: the
+ *                     same for every expression and precision, so the build compiles
+ *                     it once per GPU architecture with -rdc (trap_skeleton.cu) and
+ *                     nvJitLink links it to part 1 (jit_split.c); needs GP_THREADS.
+ * The cut keeps every point's work in one module: a call across modules follows the
+ * ABI (no inlining, registers saved), and one per tile or per f cost the kernel 1.3-3x
+ * (H200, 2026-12-02). */
 #ifndef GP_CUDA_INTEGRATE_TRAP_KERNEL_CUH
 #define GP_CUDA_INTEGRATE_TRAP_KERNEL_CUH
 
@@ -38,7 +41,7 @@
 /* acc plus the thread's run of GP_ITEMS points k0 + 1 .. k0 + GP_ITEMS (of the m
  * interior points): per point one fma for x, f, and an F64 add (F32: one per GP_FOLD
  * points, after a pairwise tree in float). */
-GP_TRAP_PART double gp_trap_tile(double acc, const double a, const double h,
+static __device__ __forceinline__ double gp_trap_tile(double acc, const double a, const double h,
                                  const unsigned long long k0, const unsigned long long m) {
   const double xb = fma((double)(k0 + 1ull), h, a);
 #if GP_F32
@@ -68,6 +71,15 @@ GP_TRAP_PART double gp_trap_tile(double acc, const double a, const double h,
   return acc;
 }
 
+/* The thread's sum over its tiles: block g takes tiles g, g + G, ... (G = the grid) */
+GP_TRAP_PART double gp_trap_sum(const double a, const double h, const unsigned long long m,
+                                const unsigned long long tiles) {
+  double acc = 0.0;
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x)
+    acc = gp_trap_tile(acc, a, h, tile * GP_TILE + (unsigned long long)threadIdx.x * GP_ITEMS, m);
+  return acc;
+}
+
 /* f at an end point, evaluated in gp_real and widened */
 GP_TRAP_PART double gp_trap_f_at(const double x) { return (double)gp_f((gp_real)x); }
 #endif
@@ -78,8 +90,8 @@ GP_TRAP_PART double gp_trap_f_at(const double x) { return (double)gp_f((gp_real)
 #endif
 
 #if GP_TRAP_SPLIT == 2
-extern "C" __device__ double gp_trap_tile(double acc, double a, double h,
-                                          unsigned long long k0, unsigned long long m);
+extern "C" __device__ double gp_trap_sum(double a, double h, unsigned long long m,
+                                         unsigned long long tiles);
 extern "C" __device__ double gp_trap_f_at(double x);
 #endif
 
@@ -99,9 +111,7 @@ extern "C" __global__ void __launch_bounds__(GP_THREADS) gp_integrate_kernel(
     asm volatile("prefetch.L2 [%0];" :: "l"(counter));
     asm volatile("prefetch.L2 [%0];" :: "l"(partials + blockIdx.x));
   }
-  double acc = 0.0;
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += G)
-    acc = gp_trap_tile(acc, a, h, tile * GP_TILE + (unsigned long long)t * GP_ITEMS, m);
+  const double acc = gp_trap_sum(a, h, m, tiles);
   /* the block's sum (gp_block_reduce's tree); after it only warp 0 has work, so the
      others leave */
   const unsigned int lane = t % GP_WARP_SIZE, warp = t / GP_WARP_SIZE;
