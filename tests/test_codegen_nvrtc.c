@@ -1,15 +1,11 @@
 /* The CUDA source generated for every construct of the expression language compiles
  * with NVRTC to PTX for compute_90 (and once to an sm_90 CUBIN), in both precisions,
- * and the PTX holds the kernel entry; the split JIT (each construct's part linked to the
- * prebuilt kernel) links for sm_90. NVRTC and nvJitLink need no GPU and no driver, so
- * this runs in CI; it is skipped (77) only in a build without CUDA. */
-#define _GNU_SOURCE /* setenv, memmem */
+ * and the PTX holds the kernel entry. NVRTC needs no GPU and no driver, so this runs in
+ * CI; it is skipped (77) only in a build without CUDA. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "check.h"
 #if GP_HAVE_CUDA
-#include "core/expr.h"
-#include "cuda/integrate/integrate_cuda.h"
 #include "cuda/integrate/jit.h"
-#include "cuda/integrate/jit_split.h"
 #endif
 
 /* The source through the public gp_integrate_source, then NVRTC as the runtime calls it.
@@ -27,7 +23,7 @@ static int nvrtc_check(gp_context *ctx, const char *expr, gp_dtype prec, const c
   CHECK(src != NULL);
   CHECK_OK(ctx, gp_integrate_source(ctx, expr, prec, src, need, NULL));
 #if GP_HAVE_CUDA
-  int rc = gp_nvrtc_compile(src, arch, 0, img, size, log, log_len);
+  int rc = gp_nvrtc_compile(src, arch, img, size, log, log_len);
 #else
   int rc = -1; /* not reached: gp_integrate_source fails without CUDA */
   (void)arch;
@@ -133,50 +129,6 @@ int main(void) {
               "rc %d, log %s", rc, log);
     free(img);
     unsetenv("GPUPRIMS_JIT_FAST");
-  }
-  /* the split JIT (jit_split.h): every construct's part, in both precisions, compiles
-     with -rdc and links to the prebuilt kernel for sm_90 (nvJitLink needs no GPU);
-     GPUPRIMS_JIT_SPLIT=0 compiles the whole kernel */
-  char archs[256];
-  gp_jit_split_archs(archs, sizeof archs);
-  if (strstr(archs, "sm_90") == NULL) {
-    printf("test_codegen_nvrtc: this build holds no prebuilt sm_90 kernel (%s): split "
-           "checks not run\n", archs[0] ? archs : "none");
-  } else {
-    char why[256] = "";
-    CHECK_MSG(gp_jit_split_usable("sm_90", why, sizeof why), "split JIT unusable: %s", why);
-    CHECK(!gp_jit_split_usable("sm_12345", why, sizeof why) && strstr(why, "prebuilt") != NULL);
-    for (int i = 0; i < n; i++)
-      for (int p = 0; p < 2; p++) {
-        const gp_dtype prec = p ? GP_F32 : GP_F64;
-        char log[4096];
-        gp_expr e;
-        CHECK(gp_expr_parse(constructs[i], &e, log, sizeof log) == 0);
-        void *img = NULL;
-        size_t isize = 0;
-        int split = 0;
-        CHECK_OK(ctx, gp_integrate_source(ctx, constructs[i], prec, src, sizeof src, NULL));
-        int rc = gp_cuda_integrate_compile("sm_90", &e, prec, src, &img, &isize, &split, log,
-                                           sizeof log);
-        CHECK_MSG(rc == 0 && split == 1, "'%s' (%s): split rc %d split %d: %s", constructs[i],
-                  gp_dtype_name(prec), rc, split, log);
-        CHECK(rc != 0 || (isize > 4 && memcmp(img, "\x7f" "ELF", 4) == 0 &&
-                          memmem(img, isize, "gp_integrate_kernel", 19) != NULL));
-        free(img);
-        if (i == 0 || i == n - 1) {
-          setenv("GPUPRIMS_JIT_SPLIT", "0", 1);
-          img = NULL;
-          rc = gp_cuda_integrate_compile("sm_90", &e, prec, src, &img, &isize, &split, log,
-                                         sizeof log);
-          CHECK_MSG(rc == 0 && split == 0, "'%s' with GPUPRIMS_JIT_SPLIT=0: rc %d split %d",
-                    constructs[i], rc, split);
-          free(img);
-          CHECK(!gp_jit_split_usable("sm_90", why, sizeof why) &&
-                strstr(why, "GPUPRIMS_JIT_SPLIT=0") != NULL);
-          unsetenv("GPUPRIMS_JIT_SPLIT");
-        }
-        gp_expr_free(&e);
-      }
   }
 #endif
   gp_destroy(ctx);

@@ -69,7 +69,7 @@ int main(void) {
   CHECK(key && key1);
   char *image = NULL, log[4096];
   size_t size = 0;
-  CHECK_MSG(gp_nvrtc_compile(src_x1, arch, 0, &image, &size, log, sizeof log) == 0, "%s", log);
+  CHECK_MSG(gp_nvrtc_compile(src_x1, arch, &image, &size, log, sizeof log) == 0, "%s", log);
   CHECK(gp_disk_cache_store(root, key, key_len, image, size) == 0);
   CHECK_NEAR(fresh_integral("x"), 1.5, 0, 1e-15);
 

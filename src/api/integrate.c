@@ -266,7 +266,7 @@ gp_status gp_integrate_source(gp_context *ctx, const char *expr, gp_dtype precis
   if (gp_expr_parse(expr, &e, err, sizeof err))
     return gp_fail(ctx, GP_ERR_PARSE, "expression: %s", err);
   char *src = NULL;
-  int rc = gp_codegen_integrate(&e, precision, gp_trap_fold(precision), 0, &src);
+  int rc = gp_codegen_integrate(&e, precision, gp_trap_fold(precision), &src);
   gp_expr_free(&e);
   if (rc) return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory generating CUDA source");
   const size_t len = strlen(src) + 1;

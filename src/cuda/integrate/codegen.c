@@ -124,7 +124,7 @@ static int f_is_called(const gp_expr *e) {
   return cost > 10;
 }
 
-int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, int part, char **src) {
+int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **src) {
   *src = NULL;
   const int f32 = precision == GP_F32;
   if (!f32 || fold < 1 || GP_TRAP_ITEMS % fold != 0) fold = 1;
@@ -134,12 +134,10 @@ int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, int par
   if (!o.buf) return -1;
   o.buf[0] = '\0';
   put(&o, "/* gpuprims: trapezoidal rule kernel generated from an expression tree (%s "
-          "evaluation, F64 sums)%s. */\n", f32 ? "F32" : "F64",
-      part ? "; the expression's part, for the link with the prebuilt kernel" : "");
+          "evaluation, F64 sums). */\n", f32 ? "F32" : "F64");
   put(&o, "#define GP_F32 %d\n#define GP_THREADS %d\n#define GP_ITEMS %d\n#define GP_TILE %d\n"
           "#define GP_FOLD %d\n", f32, GP_TRAP_THREADS, GP_TRAP_ITEMS, GP_TRAP_TILE, fold);
-  if (part) put(&o, "#define GP_TRAP_SPLIT 1\n");
-  else put(&o, "%s\n", gp_warp_reduce_cuh);
+  put(&o, "%s\n", gp_warp_reduce_cuh);
   put(&o, "typedef %s gp_real;\n", f32 ? "float" : "double");
   put(&o, "static __device__ %s gp_real gp_f(const gp_real x) {\n",
       f_is_called(e) ? "__noinline__" : "__forceinline__");

@@ -21,12 +21,9 @@ extern "C" {
  *   gp_integrate_kernel(double a, double b, double h, unsigned long long m,
  *                       unsigned long long tiles, double *partials,
  *                       unsigned int *counter, double *out)
- * launched with GP_TRAP_THREADS threads and the plan's grid. part = 0: the whole kernel;
- * 1: the expression's part alone (trap_kernel.cuh's GP_TRAP_SPLIT 1: gp_trap_tile and
- * gp_trap_f_at, extern "C"), which NVRTC compiles with -rdc for the link with the
- * prebuilt kernel (jit_split.h). Returns 0, or -1 when out of memory. */
-int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, int part,
-                         char **src);
+ * launched with GP_TRAP_THREADS threads and the plan's grid. Returns 0, or -1 when out
+ * of memory. */
+int gp_codegen_integrate(const gp_expr *e, gp_dtype precision, int fold, char **src);
 
 #ifdef __cplusplus
 }

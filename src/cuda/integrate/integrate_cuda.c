@@ -6,7 +6,6 @@
 #include "cuda/integrate/codegen.h"
 #include "cuda/integrate/disk_cache.h"
 #include "cuda/integrate/jit.h"
-#include "cuda/integrate/jit_split.h"
 #include "cuda/integrate/trap_seed.h"
 
 #include <cuda_runtime_api.h>
@@ -84,15 +83,12 @@ static gp_status state_of(gp_context *ctx, gp_cuda_integrate **state) {
 }
 
 /* The source holds the expression, precision, the plan's constants and the kernel's
- * text (both parts of the split: the prebuilt kernel is compiled from the same file);
- * the rest names the compiler, its options, the library and whether the split JIT
- * builds it. */
+ * text; the rest names the compiler, its options and the library. */
 char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len) {
   char nvrtc[256], tail[512];
   gp_nvrtc_identity(nvrtc, sizeof nvrtc);
-  const int n = snprintf(tail, sizeof tail, "%c%s%cgpuprims %s%c%s%s", '\0', arch, '\0',
-                         gp_version(), '\0', nvrtc,
-                         gp_jit_split_usable(arch, NULL, 0) ? " split -rdc=true" : "");
+  const int n = snprintf(tail, sizeof tail, "%c%s%cgpuprims %s%c%s", '\0', arch, '\0',
+                         gp_version(), '\0', nvrtc);
   if (n <= 0 || (size_t)n >= sizeof tail) return NULL;
   const size_t slen = strlen(src);
   char *key = (char *)malloc(slen + (size_t)n);
@@ -103,31 +99,11 @@ char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len
   return key;
 }
 
-int gp_cuda_integrate_compile(const char *arch, const gp_expr *e, gp_dtype precision,
-                              const char *src, void **image, size_t *size, int *split,
-                              char *log, size_t log_len) {
-  if (split) *split = 0;
-  if (gp_jit_split_usable(arch, NULL, 0)) {
-    char *part_src = NULL, *part = NULL;
-    size_t part_size = 0;
-    int rc = gp_codegen_integrate(e, precision, gp_trap_fold(precision), 1, &part_src);
-    if (rc == 0) rc = gp_nvrtc_compile(part_src, arch, 1, &part, &part_size, log, log_len);
-    if (rc == 0) rc = gp_jit_split_link(part, part_size, arch, (char **)image, size, log, log_len);
-    free(part);
-    free(part_src);
-    if (rc == 0) {
-      if (split) *split = 1;
-      return 0;
-    }
-  }
-  return gp_nvrtc_compile(src, arch, 0, (char **)image, size, log, log_len);
-}
-
 /* A loaded module for src: from the disk cache when a valid entry is there, else
- * compiled and stored there (a store that fails only costs the next process a
+ * compiled by NVRTC and stored there (a store that fails only costs the next process a
  * compile). */
-static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const gp_expr *e,
-                             gp_dtype precision, const char *src, void **lib, void **kernel) {
+static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const char *src,
+                             void **lib, void **kernel) {
   char dir[4096];
   const int cached = gp_disk_cache_dir(dir, sizeof dir) == 0;
   size_t key_len = 0;
@@ -146,8 +122,7 @@ static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const gp_exp
     gp_clear_error(ctx);
   }
   char log[GP_ERROR_LEN - 64];
-  if (gp_cuda_integrate_compile(c->arch, e, precision, src, &image, &size, NULL, log,
-                                sizeof log)) {
+  if (gp_nvrtc_compile(src, c->arch, (char **)&image, &size, log, sizeof log)) {
     free(key);
     return gp_fail(ctx, GP_ERR_CUDA, "compiling the expression's kernel: %s", log);
   }
@@ -166,7 +141,7 @@ gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
   if (s) return s;
   gp_cuda_integrate *c = *state;
   char *src = NULL;
-  if (gp_codegen_integrate(e, precision, gp_trap_fold(precision), 0, &src))
+  if (gp_codegen_integrate(e, precision, gp_trap_fold(precision), &src))
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory generating CUDA source");
   for (gp_jit_module *m = c->modules; m; m = m->next)
     if (strcmp(m->source, src) == 0) {
@@ -180,7 +155,7 @@ gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for a compiled module");
   }
   const double t0 = gp_wall_seconds();
-  s = load_module(ctx, c, e, precision, src, &m->lib, &m->kernel);
+  s = load_module(ctx, c, src, &m->lib, &m->kernel);
   if (s) {
     free(src);
     free(m);

@@ -26,16 +26,6 @@ gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
                                    const gp_expr *e, gp_dtype precision, void **kernel,
                                    double *compile_s);
 
-/* The CUBIN (PTX for a "compute_XY" arch) of e's kernel, whose whole generated source
- * is src (gp_codegen_integrate part 0): e's part alone compiled by NVRTC and linked to
- * the prebuilt kernel where the split JIT serves arch (jit_split.h; *split = 1), else,
- * or when that fails, the whole source compiled (*split = 0; split may be NULL). The
- * bits of every result are the same either way. Returns 0 with *image (malloc'd) and
- * *size, or -1 with NVRTC's log. Needs no GPU. */
-int gp_cuda_integrate_compile(const char *arch, const gp_expr *e, gp_dtype precision,
-                              const char *src, void **image, size_t *size, int *split,
-                              char *log, size_t log_len);
-
 /* The on-disk cache's key for a generated source compiled for arch: everything the
  * image depends on (malloc'd, *len bytes; free() it). NULL when out of memory. */
 char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len);

@@ -41,8 +41,8 @@ static const char *fast_option(int *bad) {
   return NULL;
 }
 
-int gp_nvrtc_compile(const char *src, const char *arch, int rdc, char **image,
-                     size_t *size, char *log, size_t log_len) {
+int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
+                     char *log, size_t log_len) {
   *image = NULL;
   *size = 0;
   if (log_len) log[0] = '\0';
@@ -61,12 +61,11 @@ int gp_nvrtc_compile(const char *src, const char *arch, int rdc, char **image,
   }
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[4 + NOPTIONS] = {archopt};
+  const char *opts[3 + NOPTIONS] = {archopt};
   int nopts = 1;
   for (int i = 0; i < NOPTIONS; i++) opts[nopts++] = OPTIONS[i];
   if (use_minimal()) opts[nopts++] = "-minimal";
   if (fast) opts[nopts++] = fast;
-  if (rdc) opts[nopts++] = "-rdc=true";
   r = nvrtcCompileProgram(prog, nopts, opts);
   if (r != NVRTC_SUCCESS) {
     size_t n = 0;

@@ -12,15 +12,14 @@
 extern "C" {
 #endif
 
-/* Compiles `src` with NVRTC for `arch`: "sm_90" gives a CUBIN, "compute_90" PTX (rdc:
- * relocatable device code, with -rdc=true, for jit_split.h's link). Needs
+/* Compiles `src` with NVRTC for `arch`: "sm_90" gives a CUBIN, "compute_90" PTX. Needs
  * no GPU and no driver. On success returns 0 and *image (malloc'd, NUL-terminated for
  * PTX) / *size; otherwise returns -1 with the NVRTC log (or the failing call) in `log`.
  * Options: C++17, --fmad=false (no contraction, so the CPU backend's bits match),
  * -minimal where NVRTC has it (12.4+), and --Ofast-compile=LEVEL when the environment
  * says GPUPRIMS_JIT_FAST=min|mid|max (another value fails, naming it). */
-int gp_nvrtc_compile(const char *src, const char *arch, int rdc, char **image,
-                     size_t *size, char *log, size_t log_len);
+int gp_nvrtc_compile(const char *src, const char *arch, char **image, size_t *size,
+                     char *log, size_t log_len);
 
 /* NVRTC's version and the options gp_nvrtc_compile passes ("nvrtc 13.0 --std=c++17
  * ..."): part of the on-disk cache's key, so a new compiler or new options miss. */

@@ -3,96 +3,19 @@
  * The includer defines gp_real, gp_f(x), GP_F32, GP_THREADS, GP_ITEMS, GP_TILE and
  * GP_FOLD (codegen.c emits them in front of this file's text, embedded at build time;
  * trap_kernel_check.cu stamps it with f(x) = x so nvcc checks it in every build). The
- * CPU backend (src/cpu/integrate_cpu.c) replays its order of operations bit for bit.
- *
- * Two parts, which GP_TRAP_SPLIT chooses:
- *   0 (or undefined)  both in one module: the whole compile.
- *   1                 the expression's part alone: gp_trap_sum (a thread's sum over
- *                     all its tiles, f inlined or called as codegen chose) and
- *                     gp_trap_f_at, extern "C" for the link (needs gp_real, gp_f,
- *                     GP_F32, GP_ITEMS, GP_TILE, GP_FOLD).
- *   2                 the kernel alone, calling each of those once per thread: the
- *                     same for every expression and precision, so the build compiles
- *                     it once per GPU architecture with -rdc (trap_skeleton.cu) and
- *                     nvJitLink links it to part 1 (jit_split.c); needs GP_THREADS.
- * The cut keeps every point's work in one module: a call across modules follows the
- * ABI (no inlining, registers saved), and one per tile or per f cost the kernel 1.3-3x
- * (H200, 2026-12-02). */
+ * CPU backend (src/cpu/integrate_cpu.c) replays its order of operations bit for bit. */
 #ifndef GP_CUDA_INTEGRATE_TRAP_KERNEL_CUH
 #define GP_CUDA_INTEGRATE_TRAP_KERNEL_CUH
 
-#ifndef GP_TRAP_SPLIT
-#define GP_TRAP_SPLIT 0
-#endif
-#if GP_TRAP_SPLIT == 0
-#define GP_TRAP_PART static __device__ __forceinline__
-#else
-#define GP_TRAP_PART extern "C" __device__
+#ifndef GP_CUDA_COMMON_WARP_REDUCE_CUH /* NVRTC: codegen puts that file's text in front */
+#include "cuda/common/warp_reduce.cuh"
 #endif
 
-#if GP_TRAP_SPLIT != 2
 /* The x of point j of a thread's run: the same formula the CPU backend uses. */
 #if GP_F32
 #define GP_X(j) fmaf((float)(j), hf, xbf)
 #else
 #define GP_X(j) fma((double)(j), h, xb)
-#endif
-
-/* acc plus the thread's run of GP_ITEMS points k0 + 1 .. k0 + GP_ITEMS (of the m
- * interior points): per point one fma for x, f, and an F64 add (F32: one per GP_FOLD
- * points, after a pairwise tree in float). */
-static __device__ __forceinline__ double gp_trap_tile(double acc, const double a, const double h,
-                                 const unsigned long long k0, const unsigned long long m) {
-  const double xb = fma((double)(k0 + 1ull), h, a);
-#if GP_F32
-  const float hf = (float)h, xbf = (float)xb;
-#endif
-  /* one copy of the unrolled evaluation: the grid's last, partial tile evaluates
-     f past the end too and zeroes those values after, rather than a second
-     unrolled copy with a test per point (that copy was a quarter of NVRTC's time:
-     32 more calls or inlined f's to optimize; the full tiles skip the zeroing on
-     one branch as before, and every kept value is the same f(x)) */
-  gp_real v[GP_ITEMS];
-#pragma unroll
-  for (int j = 0; j < GP_ITEMS; j++) v[j] = gp_f(GP_X(j));
-  if (k0 + GP_ITEMS > m) {
-#pragma unroll
-    for (int j = 0; j < GP_ITEMS; j++)
-      if (k0 + (unsigned long long)j >= m) v[j] = (gp_real)0;
-  }
-  /* each GP_FOLD-run of values: a pairwise tree in the evaluation precision
-     (short dependency chains), then one F64 add per run */
-#pragma unroll
-  for (int w = 1; w < GP_FOLD; w *= 2)
-#pragma unroll
-    for (int j = 0; j < GP_ITEMS; j += 2 * w) v[j] = v[j] + v[j + w];
-#pragma unroll
-  for (int j0 = 0; j0 < GP_ITEMS; j0 += GP_FOLD) acc += (double)v[j0];
-  return acc;
-}
-
-/* The thread's sum over its tiles: block g takes tiles g, g + G, ... (G = the grid) */
-GP_TRAP_PART double gp_trap_sum(const double a, const double h, const unsigned long long m,
-                                const unsigned long long tiles) {
-  double acc = 0.0;
-  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += gridDim.x)
-    acc = gp_trap_tile(acc, a, h, tile * GP_TILE + (unsigned long long)threadIdx.x * GP_ITEMS, m);
-  return acc;
-}
-
-/* f at an end point, evaluated in gp_real and widened */
-GP_TRAP_PART double gp_trap_f_at(const double x) { return (double)gp_f((gp_real)x); }
-#endif
-
-#if GP_TRAP_SPLIT != 1
-#ifndef GP_CUDA_COMMON_WARP_REDUCE_CUH /* NVRTC: codegen puts that file's text in front */
-#include "cuda/common/warp_reduce.cuh"
-#endif
-
-#if GP_TRAP_SPLIT == 2
-extern "C" __device__ double gp_trap_sum(double a, double h, unsigned long long m,
-                                         unsigned long long tiles);
-extern "C" __device__ double gp_trap_f_at(double x);
 #endif
 
 /* Cost: per point one fma for x, f, and an F64 add (F32: one per GP_FOLD points);
@@ -105,13 +28,44 @@ extern "C" __global__ void __launch_bounds__(GP_THREADS) gp_integrate_kernel(
   __shared__ double warp_sums[GP_WARP_SIZE];
   const unsigned int t = threadIdx.x;
   const unsigned int G = gridDim.x;
+#if GP_F32
+  const float hf = (float)h;
+#endif
   /* after a cold L2 the ticket's line and this block's partial come from DRAM:
      start those misses now so they overlap the evaluation, not the ticket */
   if (t == 0) {
     asm volatile("prefetch.L2 [%0];" :: "l"(counter));
     asm volatile("prefetch.L2 [%0];" :: "l"(partials + blockIdx.x));
   }
-  const double acc = gp_trap_sum(a, h, m, tiles);
+  double acc = 0.0;
+  for (unsigned long long tile = blockIdx.x; tile < tiles; tile += G) {
+    const unsigned long long k0 = tile * GP_TILE + (unsigned long long)t * GP_ITEMS;
+    const double xb = fma((double)(k0 + 1ull), h, a);
+#if GP_F32
+    const float xbf = (float)xb;
+#endif
+    /* one copy of the unrolled evaluation: the grid's last, partial tile evaluates
+       f past the end too and zeroes those values after, rather than a second
+       unrolled copy with a test per point (that copy was a quarter of NVRTC's time:
+       32 more calls or inlined f's to optimize; the full tiles skip the zeroing on
+       one branch as before, and every kept value is the same f(x)) */
+    gp_real v[GP_ITEMS];
+#pragma unroll
+    for (int j = 0; j < GP_ITEMS; j++) v[j] = gp_f(GP_X(j));
+    if (k0 + GP_ITEMS > m) {
+#pragma unroll
+      for (int j = 0; j < GP_ITEMS; j++)
+        if (k0 + (unsigned long long)j >= m) v[j] = (gp_real)0;
+    }
+    /* each GP_FOLD-run of values: a pairwise tree in the evaluation precision
+       (short dependency chains), then one F64 add per run */
+#pragma unroll
+    for (int w = 1; w < GP_FOLD; w *= 2)
+#pragma unroll
+      for (int j = 0; j < GP_ITEMS; j += 2 * w) v[j] = v[j] + v[j + w];
+#pragma unroll
+    for (int j0 = 0; j0 < GP_ITEMS; j0 += GP_FOLD) acc += (double)v[j0];
+  }
   /* the block's sum (gp_block_reduce's tree); after it only warp 0 has work, so the
      others leave */
   const unsigned int lane = t % GP_WARP_SIZE, warp = t / GP_WARP_SIZE;
@@ -148,12 +102,10 @@ extern "C" __global__ void __launch_bounds__(GP_THREADS) gp_integrate_kernel(
   }
   s = gp_warp_reduce(s, gp_op_sum());
   if (lane == 0) {
-    const double fa = gp_trap_f_at(a), fb = gp_trap_f_at(b);
+    const double fa = (double)gp_f((gp_real)a), fb = (double)gp_f((gp_real)b);
     *out = (s + 0.5 * (fa + fb)) * h;
     *counter = 0u;
   }
 }
-
-#endif /* GP_TRAP_SPLIT != 1 */
 
 #endif
