@@ -15,9 +15,9 @@
 #include "gpuprims.h"
 
 #include <stdio.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static double cpu_ms(long *majflt) {
