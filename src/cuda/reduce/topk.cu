@@ -32,6 +32,7 @@
  *  - Full sort (k above the cut-over; src/api/topk.c): gp_cuda_topk_encode writes all n
  *    keys and indices, gp_sort_pairs sorts them (stable), gp_cuda_topk_gather takes the
  *    first k. */
+#include "cuda/common/resident.cuh"
 #include "cuda/reduce/topk_cuda.h"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/topk.h"
@@ -701,16 +702,9 @@ __global__ void gp_topk_gather_kernel(const K *__restrict__ in, const unsigned l
   }
 }
 
-static unsigned gp_topk_grid(gp_context *ctx, size_t n) {
-  size_t g = (n + GP_TOPK_THREADS - 1) / GP_TOPK_THREADS;
-  const size_t cap = (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) * 8;
-  if (g > cap) g = cap;
-  return (unsigned)(g ? g : 1);
-}
-
 extern "C" gp_status gp_cuda_topk_decode(gp_context *ctx, gp_dtype type, int largest, void *d_keys,
                                          size_t k) {
-  const unsigned g = gp_topk_grid(ctx, k);
+  const unsigned g = gp_stride_grid(ctx, k, GP_TOPK_THREADS, 8);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   const gp_key_class c = gp_key_class_of(type);
   if (gp_dtype_size(type) == 4)
@@ -724,7 +718,7 @@ extern "C" gp_status gp_cuda_topk_decode(gp_context *ctx, gp_dtype type, int lar
 
 extern "C" gp_status gp_cuda_topk_encode(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
                                          int largest, void *d_keys, uint64_t *d_idx) {
-  const unsigned g = gp_topk_grid(ctx, n);
+  const unsigned g = gp_stride_grid(ctx, n, GP_TOPK_THREADS, 8);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   const gp_key_class c = gp_key_class_of(type);
   if (gp_dtype_size(type) == 4)
@@ -741,7 +735,7 @@ extern "C" gp_status gp_cuda_topk_encode(gp_context *ctx, gp_dtype type, const v
 extern "C" gp_status gp_cuda_topk_gather(gp_context *ctx, gp_dtype type, const void *d_in,
                                          const uint64_t *d_sorted_idx, size_t k, void *d_values,
                                          uint64_t *d_indices) {
-  const unsigned g = gp_topk_grid(ctx, k);
+  const unsigned g = gp_stride_grid(ctx, k, GP_TOPK_THREADS, 8);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   if (gp_dtype_size(type) == 4)
     gp_topk_gather_kernel<unsigned><<<g, GP_TOPK_THREADS, 0, st>>>(

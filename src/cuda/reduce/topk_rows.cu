@@ -14,18 +14,12 @@
  *    row's first k.
  *  - larger k, 8-byte types: every (key, index) pair sorted per row
  *    (gp_sort_pairs_segments_offsets), then gp_cuda_topk_rows_gather takes the first k. */
+#include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/topk.h"
 
 #include <cuda_runtime.h>
 #include <stdint.h>
-
-static unsigned gp_tkr_grid(gp_context *ctx, size_t n) {
-  size_t g = (n + 255) / 256;
-  const size_t cap = (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) * 8;
-  if (g > cap) g = cap;
-  return (unsigned)(g ? g : 1);
-}
 
 #define GP_TKR_WARPS 4
 #define GP_TKR_THREADS (GP_TKR_WARPS * 32)
@@ -322,7 +316,7 @@ extern "C" gp_status gp_cuda_topk_rows_gather(gp_context *ctx, gp_dtype type, co
                                               const uint64_t *d_sorted_idx, size_t rows,
                                               size_t cols, size_t k, void *d_values,
                                               uint64_t *d_indices) {
-  const unsigned g = gp_tkr_grid(ctx, rows * k);
+  const unsigned g = gp_stride_grid(ctx, rows * k, 256, 8);
   cudaStream_t st = (cudaStream_t)ctx->stream;
   if (gp_dtype_size(type) == 4)
     gp_topk_rows_gather_kernel<unsigned><<<g, 256, 0, st>>>(
@@ -365,7 +359,7 @@ extern "C" gp_status gp_cuda_topk_rows_composite(gp_context *ctx, gp_dtype type,
                                                  size_t rows, size_t cols, int largest,
                                                  uint64_t *d_comp) {
   const size_t n = rows * cols;
-  const unsigned g = gp_tkr_grid(ctx, n);
+  const unsigned g = gp_stride_grid(ctx, n, 256, 8);
   gp_topk_rows_composite_kernel<<<g, 256, 0, (cudaStream_t)ctx->stream>>>(
       (const unsigned *)d_in, n, cols, gp_key_class_of(type), largest,
       (unsigned long long *)d_comp);
@@ -377,7 +371,7 @@ extern "C" gp_status gp_cuda_topk_rows_composite_gather(gp_context *ctx, const v
                                                         const uint64_t *d_comp, size_t rows,
                                                         size_t cols, size_t k, void *d_values,
                                                         uint64_t *d_indices) {
-  const unsigned g = gp_tkr_grid(ctx, rows * k);
+  const unsigned g = gp_stride_grid(ctx, rows * k, 256, 8);
   gp_topk_rows_composite_gather_kernel<<<g, 256, 0, (cudaStream_t)ctx->stream>>>(
       (const unsigned *)d_in, (const unsigned long long *)d_comp, rows, cols, k,
       (unsigned *)d_values, (unsigned long long *)d_indices);
