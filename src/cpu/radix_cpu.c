@@ -34,7 +34,7 @@
 #define RX_TOP_MAX 11         /* widest MSD digit (buckets of a write-combined pass) */
 #define RX_NB ((size_t)1 << RX_TOP_MAX)
 #define RX_LEVELS 24          /* deepest MSD nesting (see rec in radix_cpu_impl.h) */
-#define RX_BUCKET_KEYS 8192   /* the MSD pass aims at buckets this large */
+#define RX_BUCKET_BYTES 65536 /* the MSD pass aims at buckets of this many bytes of keys */
 /* the most keys one thread sorts alone (serial LSD in its cache); larger arrays and
    buckets get parallel passes */
 #define RX_CACHE_KEYS ((size_t)1 << 16)
@@ -99,11 +99,11 @@ static rx_plan rx_plan_digits(int lo, int hi, int wmax) {
   return p;
 }
 
-/* Width of the MSD digit for n keys differing over `span` bits: buckets of about
- * RX_BUCKET_KEYS. */
-static int rx_top_width(size_t n, int span) {
+/* Width of the MSD digit for n keys of key_bytes each, differing over `span` bits:
+ * buckets of about RX_BUCKET_BYTES. */
+static int rx_top_width(size_t n, int span, size_t key_bytes) {
   int w = 1;
-  while (w < RX_TOP_MAX && (n >> w) > RX_BUCKET_KEYS) w++;
+  while (w < RX_TOP_MAX && (n >> w) > RX_BUCKET_BYTES / key_bytes) w++;
   return w < span ? w : span;
 }
 

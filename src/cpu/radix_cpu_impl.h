@@ -289,7 +289,7 @@ static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int 
       return;
     }
     const int wc = n > RX_CACHE_KEYS;
-    const int width = wc ? rx_top_width(n, span) : rx_split_width(n, span);
+    const int width = wc ? rx_top_width(n, span, sizeof(RX_KT)) : rx_split_width(n, span);
     const int shift = hi - width;
     size_t *st = w->starts + (size_t)level * (RX_NB + 1);
     if (!RX(serial_pass)(sk, sv, ok, ov, n, shift, width, st, w, wc)) {
@@ -374,7 +374,7 @@ static void RX(par_rec)(const RX_KT *rk, const RX_VT *rv, int raw, int gen, RX_K
   int width, shift;
   size_t *st = wk->starts + (size_t)level * (RX_NB + 1);
   for (;;) {
-    width = rx_top_width(n, hi - lo);
+    width = rx_top_width(n, hi - lo, sizeof(RX_KT));
     shift = hi - width;
     if (RX(par_pass)(rk, rv, raw, gen, ok, ov, n, shift, width, c, desc, wk, st)) break;
     hi = shift;
@@ -556,7 +556,7 @@ static size_t RX(top_bucket)(const rx_work *wk, size_t nb) {
 static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, RX_VT *dv,
                          RX_KT *tk, RX_VT *tv, RX_KT *uk, size_t n, gp_key_class c,
                          int desc, rx_work *wk) {
-  const int bits = 8 * (int)sizeof(RX_KT), wt = rx_top_width(n, bits);
+  const int bits = 8 * (int)sizeof(RX_KT), wt = rx_top_width(n, bits, sizeof(RX_KT));
   RX_KT diff = RX(varying)(sk, n, c, desc, wt, wk);
   if (diff == 0) { /* all keys equal: the order is the input order */
     wk->counted = wk->win_top = 0;
@@ -573,7 +573,7 @@ static void RX(par_sort)(const RX_KT *sk, const RX_VT *sv, int gen, RX_KT *dk, R
   int hi = 0, lo = 0;
   while (hi < (int)(8 * sizeof(RX_KT)) && (diff >> hi)) hi++;
   while (!((diff >> lo) & 1)) lo++;
-  const int wr = rx_top_width(n, hi - lo);
+  const int wr = rx_top_width(n, hi - lo, sizeof(RX_KT));
   if (hi != bits || wr != wt) wk->counted = 0; /* another digit */
   if (hi != bits) wk->win_top = 0;              /* another window */
   /* skewed keys (or a top digit not yet counted) take the mapped first pass */
