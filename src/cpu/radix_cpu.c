@@ -24,8 +24,10 @@
 #include <omp.h>
 #endif
 
-/* Tuning knobs for a Xeon with 2 MiB of L2 per core (docs/perf/cpu.md, 2026-11-30:
- * RX_BUCKET_KEYS chosen by A/B among 4096, 8192, 16384; the others first choices). */
+/* Tuning knobs, first for a Xeon with 2 MiB of L2 per core (docs/perf/cpu.md,
+ * 2026-11-30: the bucket size chosen by A/B among 4096, 8192, 16384 keys; the others
+ * first choices); 2026-12-02: buckets by bytes, 16384 4-byte keys (A/B on a 2-core EPYC
+ * and that Xeon: faster on the EPYC, within the noise on the Xeon). */
 #define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
 #define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
