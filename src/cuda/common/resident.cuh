@@ -1,9 +1,9 @@
 /* Blocks of a kernel that the context's GPU holds at once (the grid of a kernel that
  * loops over its input), for the reductions' launchers, and the grid of a simple
- * grid-stride kernel. The per-SM occupancy is asked
- * once per kernel and device: `per_sm` is the caller's cache, one static array per
- * kernel instantiation, one int per device ordinal (0 = not asked yet; ordinals from
- * GP_RESIDENT_MAX_DEVICES on ask every call). Threads that race store the same value;
+ * grid-stride kernel. The per-SM occupancy is asked once per kernel and device:
+ * `per_sm` is the caller's cache, one static array per kernel instantiation, one int
+ * per device ordinal (0 = not asked yet; ordinals from GP_RESIDENT_MAX_DEVICES on ask
+ * every call). Threads that race store the same value;
  * the atomics keep that defined. A failed query counts as one block per SM. */
 #ifndef GP_CUDA_COMMON_RESIDENT_CUH
 #define GP_CUDA_COMMON_RESIDENT_CUH
