@@ -3,8 +3,8 @@
  * grid-stride kernel. The per-SM occupancy is asked once per kernel and device:
  * `per_sm` is the caller's cache, one static array per kernel instantiation, one int
  * per device ordinal (0 = not asked yet; ordinals from GP_RESIDENT_MAX_DEVICES on ask
- * every call). Threads that race store the same value;
- * the atomics keep that defined. A failed query counts as one block per SM. */
+ * every call). Threads that race store the same value; the atomics keep that defined.
+ * A failed query counts as one block per SM. */
 #ifndef GP_CUDA_COMMON_RESIDENT_CUH
 #define GP_CUDA_COMMON_RESIDENT_CUH
 
