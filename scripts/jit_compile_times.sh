@@ -24,7 +24,7 @@ for e in "${exprs[@]}"; do
         ts+=("$(sed -E 's/compile_ms=([0-9.]+).*/\1/' <<<"$out")")
       done
       med=$(printf '%s\n' "${ts[@]}" | sort -n | sed -n "$(((REPS + 1) / 2))p")
-      row+=" $med ms ($(sed -E 's/.*cubin_bytes=([0-9]+)/\1/' <<<"$out") B) |"
+      row+=" $med ms ($(sed -E 's/.*cubin_bytes=([0-9]+).*/\1/' <<<"$out") B) |"
     done
     echo "$row"
   done
