@@ -25,6 +25,11 @@ static const char *pat_name(int p) { return p < SC_PATTERNS ? sc_pattern_name[p]
 static size_t tile_of(gp_dtype t) {
   return (size_t)GP_RX_THREADS * (gp_dtype_size(t) == 4 ? GP_RX_ITEMS4 : GP_RX_ITEMS8);
 }
+/* a block's tile in the one-cluster sort (radix_cluster.cuh); it sorts up to
+   GP_RX_CL_MAX_BLOCKS of them */
+static size_t cl_tile_of(gp_dtype t) {
+  return (size_t)GP_RX_CL_THREADS * (gp_dtype_size(t) == 4 ? GP_RX_CL_ITEMS4 : GP_RX_CL_ITEMS8);
+}
 
 static void fill(gp_dtype t, int p, void *buf, size_t n) {
   if (p < SC_PATTERNS) {
@@ -452,8 +457,10 @@ int main(void) {
     if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt), S = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
     const size_t M = GP_RX_MID_THREADS * GP_RX_MID_ITEMS;
+    const size_t C = cl_tile_of((gp_dtype)kt), CM = C * GP_RX_CL_MAX_BLOCKS;
     const size_t sizes[] = {0, 1, 2, 5, 8, 9, 16, 17, 31, 32, 33, S - 1, S, S + 1, 1023, 1025, M, M + 1, T - 1, T, T + 1,
-                            2 * T + 1, ((size_t)1 << 17) - 1, ((size_t)1 << 17) + 1,
+                            C + 1, 2 * T + 1, 3 * C - 1, 9 * C + 7, CM - 1, CM, CM + 1,
+                            ((size_t)1 << 17) - 1, ((size_t)1 << 17) + 1,
                             (size_t)1 << 19, ((size_t)1 << 19) + 1, ((size_t)1 << 20) + 3};
     const size_t nsz = sizeof sizes / sizeof sizes[0];
     const int vts[] = {-1, GP_U32, GP_F64, GP_I32, GP_U64}; /* keys, 4- and 8-byte values */
@@ -492,7 +499,9 @@ int main(void) {
   for (int kt = 0; kt < GP_DTYPE_COUNT; kt++) {
     if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt);
-    const size_t asz[] = {0, 1, 2, 33, 300, T, T + 1, quick ? 2 * T + 5 : ((size_t)1 << 18) + 7};
+    const size_t C = cl_tile_of((gp_dtype)kt), CM = C * GP_RX_CL_MAX_BLOCKS;
+    const size_t asz[] = {0, 1, 2, 33, 300, C + 1, T, T + 1, 3 * C, quick ? 2 * T + 5 : CM,
+                          quick ? 2 * T + 7 : CM + 1, quick ? 2 * T + 9 : ((size_t)1 << 18) + 7};
     for (size_t i = 0; i < sizeof asz / sizeof asz[0]; i++)
       for (int it = 0; it < 2; it++) {
         int p = (int)((i + (size_t)kt + (size_t)it) % RX_NPAT);

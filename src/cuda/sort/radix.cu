@@ -154,6 +154,32 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
   }
 }
 
+/* One warp: out[d] = (ADD ? out[d] : 0) + the sum of in[0 .. d), over the 256 digits,
+ * eight consecutive digits a lane. */
+template <bool ADD>
+__device__ __forceinline__ void rx_warp_scan256(const unsigned *in, unsigned *out) {
+  constexpr int PER = GP_RX_RADIX / 32;
+  const unsigned lane = threadIdx.x & 31;
+  unsigned c[PER], sum = 0;
+#pragma unroll
+  for (int j = 0; j < PER; j++) {
+    c[j] = in[lane * PER + j];
+    sum += c[j];
+  }
+  unsigned incl = sum;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    unsigned y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
+    if ((int)lane >= o) incl += y;
+  }
+  unsigned run = incl - sum;
+#pragma unroll
+  for (int j = 0; j < PER; j++) {
+    out[lane * PER + j] = ADD ? out[lane * PER + j] + run : run;
+    run += c[j];
+  }
+}
+
 /* rx_rank_finish: s.dstart (exclusive scan of the counts, by warp 0) added to the warps'
  * rows, then each key's place in the tile ordered by digit, equal digits in position
  * order: pos[i], where the key is stored at once (sk[pos[i]] = ek[i], so a keys-only
@@ -166,27 +192,7 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned sh
                                                unsigned (&pos)[ITEMS]) {
   const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   __syncthreads();
-  if (w == 0) {
-    constexpr int PER = GP_RX_RADIX / 32;
-    unsigned c[PER], sum = 0;
-#pragma unroll
-    for (int j = 0; j < PER; j++) {
-      c[j] = s.cnt[lane * PER + j];
-      sum += c[j];
-    }
-    unsigned incl = sum;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      unsigned y = __shfl_up_sync(0xFFFFFFFFu, incl, o);
-      if ((int)lane >= o) incl += y;
-    }
-    unsigned run = incl - sum;
-#pragma unroll
-    for (int j = 0; j < PER; j++) {
-      s.dstart[lane * PER + j] = run;
-      run += c[j];
-    }
-  }
+  if (w == 0) rx_warp_scan256<false>(s.cnt, s.dstart);
   __syncthreads();
   /* each warp's row: the tile place of its first key of each digit */
   for (unsigned d = tid; d < GP_RX_RADIX; d += THREADS) {
@@ -744,6 +750,8 @@ static gp_status rx_launch_seg(gp_context *ctx, const rx_seg_args &a, u64 nblock
   return GP_OK;
 }
 
+#include "cuda/sort/radix_cluster.cuh"
+
 /* The size classes of segments: RX_WARP of 2 .. 32 keys (four lanes each), RX_SMALL up to
  * the small block, RX_MID up to the middle block, RX_BIG up to the big block (1024
  * threads), RX_TILE up to the one-sweep tile (a block each), RX_LARGE above a tile (the
@@ -899,12 +907,29 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   return GP_OK;
 }
 
+/* One sort of above the big block (GP_RX_CL_OVER_TILE: above the tile) up to a
+ * cluster's capacity by one cluster (radix_cluster.cuh); *done = 0 where another path
+ * must sort it. */
+template <typename K, typename V, bool PV>
+static gp_status rx_try_cluster(gp_context *ctx, const void *kin, const void *vin, void *kout,
+                                void *vout, u64 n, gp_key_class kind, int desc, rx_bounds b,
+                                int *done) {
+  const u64 lo = GP_RX_CL_OVER_TILE ? b.tile_max : b.big_max;
+  *done = 0;
+  if (n <= lo || n > rx_cl_max<K, V, PV>(ctx)) return GP_OK;
+  rx_seg_args a = {kin, vin, kout, vout, NULL, 1, n, 0, (unsigned)n, kind, desc};
+  return rx_launch_cluster<K, V, PV>(ctx, a, done);
+}
+
 /* Sort of n keys in place (values along), by one block when they fit a tile. */
 template <typename K, typename V, bool PV>
 static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *values, u64 n,
                            int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
   const rx_bounds b = rx_bounds_for<K, V, PV>(ctx);
+  int done;
+  gp_status s = rx_try_cluster<K, V, PV>(ctx, keys, values, keys, values, n, kind, desc, b, &done);
+  if (s || done) return s;
   if (n <= b.tile_max) {
     rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc};
     uint64_t counts[RX_NCLASS] = {0};
@@ -1004,6 +1029,9 @@ static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, vo
                               int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
   const rx_bounds b = rx_bounds_for<K, V, true>(ctx);
+  int done;
+  gp_status s = rx_try_cluster<K, V, true>(ctx, keys, NULL, NULL, idx, n, kind, desc, b, &done);
+  if (s || done) return s;
   if (n <= b.tile_max) {
     rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc};
     uint64_t counts[RX_NCLASS] = {0};

@@ -105,6 +105,28 @@
 #define GP_RX_MID_ITEMS 8
 #endif
 
+/* one cluster of up to GP_RX_CL_MAX_BLOCKS blocks of GP_RX_CL_THREADS x ITEMS keys sorts
+   the keys of above the big block (GP_RX_CL_OVER_TILE=1: above the one-block tile) up to
+   its capacity (radix_cluster.cuh) on sm_90+; GP_RX_CLUSTER=0 turns it off */
+#ifndef GP_RX_CLUSTER
+#define GP_RX_CLUSTER 1
+#endif
+#ifndef GP_RX_CL_OVER_TILE
+#define GP_RX_CL_OVER_TILE 0
+#endif
+#ifndef GP_RX_CL_THREADS
+#define GP_RX_CL_THREADS 1024
+#endif
+#ifndef GP_RX_CL_ITEMS4
+#define GP_RX_CL_ITEMS4 8
+#endif
+#ifndef GP_RX_CL_ITEMS8
+#define GP_RX_CL_ITEMS8 4
+#endif
+#ifndef GP_RX_CL_MAX_BLOCKS
+#define GP_RX_CL_MAX_BLOCKS 16
+#endif
+
 /* AUTO (src/api/sort.c): keys alone go to bitonic up to 2^GP_RX_AUTO_LOG2_KEYS keys
    (bitonic's cluster sort measured 2.3x CUB at 2^16, docs/perf/sort.md), radix
    above. Pairs (stable) take radix, except 4-byte keys from above the middle block up

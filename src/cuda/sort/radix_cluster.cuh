@@ -1,0 +1,211 @@
+/* One radix sort of up to CL tiles of keys in a single launch: a thread-block cluster of
+ * CL <= 16 blocks (more than 8 where the GPU can co-schedule them, checked before use),
+ * each holding one tile of TILE = GP_RX_CL_THREADS x ITEMS keys (and values), the tiles
+ * together the whole sort. Included by radix.cu only (uses its block ranking).
+ *
+ * Every digit pass: each block counts its tile's digits (rx_rank_count) and publishes
+ * the counts in its shared memory; after a cluster barrier each block reads all CL
+ * blocks' counts (distributed shared memory) and knows where its first key of each digit
+ * goes in the cluster's order: the keys of smaller digits, then those of its digit in
+ * lower blocks. It ranks its tile stably in its own shared memory (rx_rank_finish) and
+ * writes each key into the tile of the block that holds its place, a second buffer of
+ * that block's shared memory; a second barrier, and each block reads its new tile back
+ * into registers. The last pass writes to global memory instead. Blocks keep the input's
+ * order (block b holds keys b * TILE ..), so the sort is stable, as the device-wide one.
+ * A pass whose digit is the same for every key is skipped (every block sees the same
+ * counts). Pads (~0) fill the tiles past n: they rank last in every block, and only the
+ * last block with keys has any before the all-pad blocks, so they never take a key's
+ * place and are not moved.
+ *
+ * Against the device-wide sort (histogram, plan, a launch per digit, each reading and
+ * writing every key in global memory) nothing between the first load and the last store
+ * leaves the cluster's shared memory.
+ * Clusters need sm_90: device code for older GPUs gets an empty kernel that traps (the
+ * host asks the context's arch first). */
+#include <cooperative_groups.h>
+
+template <int ITEMS, typename K> __host__ __device__ constexpr unsigned rx_cl_tile() {
+  return (unsigned)GP_RX_CL_THREADS * ITEMS;
+}
+template <typename K> __host__ __device__ constexpr int rx_cl_items() {
+  return sizeof(K) == 4 ? GP_RX_CL_ITEMS4 : GP_RX_CL_ITEMS8;
+}
+
+template <int ITEMS, typename K, typename V, bool PV> struct rx_cl_smem {
+  rx_rank_smem<GP_RX_CL_THREADS> r;
+  unsigned pub[2][GP_RX_RADIX]; /* this block's digit counts by pass parity, read by all */
+  unsigned total[GP_RX_RADIX];  /* the cluster's count of each digit */
+  unsigned gstart[GP_RX_RADIX]; /* cluster place of this block's first key of each digit */
+  K k[2][rx_cl_tile<ITEMS, K>()]; /* 0: the tile ranked here; 1: written by the cluster */
+  V v[PV ? 2 : 1][PV ? rx_cl_tile<ITEMS, K>() : 1];
+};
+
+/* Grid: one cluster per segment (a.offsets; NULL: the one segment [0, a.n)), whose size
+ * is within a.min_size .. a.max_size (<= CL * TILE); other segments are skipped. */
+template <int ITEMS, typename K, typename V, bool PV>
+__global__ void __launch_bounds__(GP_RX_CL_THREADS)
+rx_clustersort(rx_seg_args a) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();
+#else
+  constexpr int T = GP_RX_CL_THREADS, NP = rx_npass<K>();
+  constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
+  extern __shared__ __align__(16) unsigned char rx_smem_raw[];
+  rx_cl_smem<ITEMS, K, V, PV> &s = *(rx_cl_smem<ITEMS, K, V, PV> *)rx_smem_raw;
+  cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
+  const unsigned CL = cl.num_blocks(), rank = cl.block_rank();
+  const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  const u64 seg = blockIdx.x / CL;
+  const u64 begin = a.offsets ? a.offsets[seg] : 0;
+  const u64 end = a.offsets ? a.offsets[seg + 1] : a.n;
+  if (end - begin < a.min_size || end - begin > a.max_size || end - begin < 2) return; /* cluster-uniform */
+  const unsigned n = (unsigned)(end - begin), first = rank * TILE;
+  const unsigned count = n > first ? (n - first < TILE ? n - first : TILE) : 0;
+  K ek[ITEMS];
+  V v[ITEMS];
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const unsigned local = (w * ITEMS + i) * 32 + lane;
+    const bool ok = local < count;
+    const u64 g = begin + first + local;
+    ek[i] = ok ? gp_key_enc(((const K *)a.kin)[g], a.kind, a.desc) : ~(K)0; /* pad */
+    if (PV) v[i] = !ok ? (V)0 : a.vin ? ((const V *)a.vin)[g] : (V)g;
+  }
+  bool stored = false;
+  for (int p = 0; p < NP; p++) {
+    const unsigned shift = (unsigned)p * GP_RX_BITS;
+    rx_rank_count<T, ITEMS, K>(ek, count, shift, s.r);
+    unsigned *pub = s.pub[p & 1];
+    for (unsigned d = tid; d < GP_RX_RADIX; d += T) pub[d] = s.r.cnt[d];
+    cl.sync();
+    int one = 0; /* one digit for every key: the pass is skipped */
+    for (unsigned d = tid; d < GP_RX_RADIX; d += T) {
+      unsigned tot = 0, before = 0;
+#pragma unroll 1
+      for (unsigned b0 = 0; b0 < CL; b0 += 4) { /* four remote loads in flight */
+        unsigned c[4];
+#pragma unroll
+        for (unsigned b = 0; b < 4; b++) c[b] = b0 + b < CL ? cl.map_shared_rank(pub, b0 + b)[d] : 0;
+#pragma unroll
+        for (unsigned b = 0; b < 4; b++) {
+          before += b0 + b < rank ? c[b] : 0;
+          tot += c[b];
+        }
+      }
+      s.total[d] = tot;
+      s.gstart[d] = before;
+      one |= tot - (d == GP_RX_RADIX - 1 ? CL * TILE - n : 0) == n;
+    }
+    if (__syncthreads_or(one)) continue;
+    if (w == 0) rx_warp_scan256<true>(s.total, s.gstart);
+    unsigned pos[ITEMS];
+    rx_rank_finish<T, ITEMS, K>(ek, shift, s.r, s.k[0], pos); /* its first barrier orders gstart */
+    if (PV)
+#pragma unroll
+      for (int i = 0; i < ITEMS; i++)
+        if ((w * ITEMS + i) * 32 + lane < count) s.v[0][pos[i]] = v[i];
+    __syncthreads();
+    /* the tile in digit order: place j holds the key that goes to gstart - dstart + j */
+    const bool last = p == NP - 1;
+    for (unsigned j = tid; j < count; j += T) {
+      const K k = s.k[0][j];
+      const unsigned d = (unsigned)(k >> shift) & (GP_RX_RADIX - 1);
+      const unsigned to = s.gstart[d] - s.r.dstart[d] + j;
+      if (last) {
+        if (a.kout) ((K *)a.kout)[begin + to] = gp_key_dec(k, a.kind, a.desc);
+        if (PV) ((V *)a.vout)[begin + to] = s.v[0][j];
+      } else {
+        cl.map_shared_rank(s.k[1], to / TILE)[to % TILE] = k;
+        if (PV) cl.map_shared_rank(s.v[1], to / TILE)[to % TILE] = s.v[0][j];
+      }
+    }
+    if (last) {
+      stored = true;
+      break;
+    }
+    cl.sync();
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      if (local < count) {
+        ek[i] = s.k[1][local];
+        if (PV) v[i] = s.v[1][local];
+      }
+    }
+  }
+  if (!stored)
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      if (local < count) {
+        const u64 g = begin + first + local;
+        if (a.kout) ((K *)a.kout)[g] = gp_key_dec(ek[i], a.kind, a.desc);
+        if (PV) ((V *)a.vout)[g] = v[i];
+      }
+    }
+  cl.sync(); /* no block leaves while another may still read its counts */
+#endif
+}
+
+/* The most keys one cluster sorts on this GPU: 0 where clusters are not used (before
+ * sm_90, GP_RX_CLUSTER=0, or a block needing more shared memory than the GPU gives). */
+template <typename K, typename V, bool PV> static u64 rx_cl_max(const gp_context *ctx) {
+  constexpr int ITEMS = rx_cl_items<K>();
+  const size_t most = ctx->smem_block ? ctx->smem_block : (size_t)-1;
+  if (!GP_RX_CLUSTER || ctx->info.arch < 90 || sizeof(rx_cl_smem<ITEMS, K, V, PV>) > most) return 0;
+  return (u64)GP_RX_CL_MAX_BLOCKS * rx_cl_tile<ITEMS, K>();
+}
+
+/* Launches rx_clustersort for a.nseg segments of up to a.max_size <= rx_cl_max keys;
+ * *done = 0 (and GP_OK) where the clusters this needs cannot be resident on the GPU. */
+template <typename K, typename V, bool PV>
+static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a, int *done) {
+  constexpr int ITEMS = rx_cl_items<K>();
+  constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
+  constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
+  *done = 0;
+  gp_status ok = rx_smem_ok(ctx, smem);
+  if (ok) return ok;
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
+                                          cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    gp_dev_flag_set(&attr_set, ctx->device);
+  }
+  const unsigned CL = (unsigned)((a.max_size + TILE - 1) / TILE);
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3((unsigned)(a.nseg * CL), 1, 1);
+  cfg.blockDim = dim3(GP_RX_CL_THREADS, 1, 1);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = (cudaStream_t)ctx->stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = CL;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  if (CL > 8) {
+    /* per kernel and device: asked yet, and can clusters of 16 such blocks be resident? */
+    static unsigned long long big_asked, big_ok;
+    if (!gp_dev_flag(&big_asked, ctx->device)) {
+      cudaLaunchConfig_t q = cfg;
+      q.gridDim = dim3(GP_RX_CL_MAX_BLOCKS, 1, 1);
+      cudaLaunchAttribute qa = attr[0];
+      qa.val.clusterDim.x = GP_RX_CL_MAX_BLOCKS;
+      q.attrs = &qa;
+      int nc = 0;
+      if (cudaOccupancyMaxActiveClusters(&nc, rx_clustersort<ITEMS, K, V, PV>, &q) == cudaSuccess && nc > 0)
+        gp_dev_flag_set(&big_ok, ctx->device);
+      (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
+      gp_dev_flag_set(&big_asked, ctx->device);
+    }
+    if (!gp_dev_flag(&big_ok, ctx->device)) return GP_OK;
+  }
+  GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, rx_clustersort<ITEMS, K, V, PV>, a));
+  GP_LAUNCH_CHECK(ctx, "rx_clustersort", cfg.gridDim.x, cfg.blockDim.x, cfg.dynamicSmemBytes);
+  *done = 1;
+  return GP_OK;
+}
