@@ -26,10 +26,8 @@ static size_t tile_of(gp_dtype t) {
   return (size_t)GP_RX_THREADS * (gp_dtype_size(t) == 4 ? GP_RX_ITEMS4 : GP_RX_ITEMS8);
 }
 /* a block's tile in the one-cluster sort (radix_cluster.cuh); it sorts up to
-   GP_RX_CL_MAX_BLOCKS of them */
-static size_t cl_tile_of(gp_dtype t) {
-  return (size_t)GP_RX_CL_THREADS * (gp_dtype_size(t) == 4 ? GP_RX_CL_ITEMS4 : GP_RX_CL_ITEMS8);
-}
+   GP_RX_CL_MAX_BLOCKS of them (4-byte keys alone twice as many, in wider tiles) */
+static size_t cl_tile_of(void) { return (size_t)GP_RX_CL_THREADS * GP_RX_CL_ITEMS; }
 
 static void fill(gp_dtype t, int p, void *buf, size_t n) {
   if (p < SC_PATTERNS) {
@@ -318,6 +316,23 @@ static void check_offsets_suite(void) {
     free(ls);
   }
 
+  /* above a tile, some within a cluster's reach (radix_cluster.cuh: grouped by the blocks
+     they need) and 16 beyond it (the composites of the rest) */
+  if (!quick) {
+    const size_t CM = (size_t)GP_RX_CL_THREADS * GP_RX_CL_ITEMS * GP_RX_CL_MAX_BLOCKS, nl = 40;
+    size_t *ls = malloc(nl * sizeof *ls);
+    for (size_t i = 0; i < nl; i++)
+      ls[i] = i % 5 == 4 ? (size_t)(check_rand64() % 100)
+              : i % 5 < 2 ? CM - 2 + (size_t)(check_rand64() % 5000)
+                          : T + 1 + (size_t)(check_rand64() % CM);
+    off = offsets_of(ls, nl, 1);
+    check_offsets("cluster-and-rest", GP_U32, -1, off, nl, GP_ASCENDING, SC_RANDOM, 0);
+    check_offsets("cluster-and-rest", GP_F32, GP_U32, off, nl, GP_DESCENDING, SC_FEW, 1);
+    check_offsets("cluster-and-rest", GP_F64, GP_U64, off, nl, GP_ASCENDING, SC_SPECIAL, 0);
+    free(off);
+    free(ls);
+  }
+
   /* large segments on both sides of the small-shape boundary, the larger first: the
      scratch of the smaller one is the bigger (test_radix_scratch) */
   if (!quick) {
@@ -457,9 +472,9 @@ int main(void) {
     if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt), S = GP_RX_SMALL_THREADS * GP_RX_SMALL_ITEMS;
     const size_t M = GP_RX_MID_THREADS * GP_RX_MID_ITEMS;
-    const size_t C = cl_tile_of((gp_dtype)kt), CM = C * GP_RX_CL_MAX_BLOCKS;
+    const size_t C = cl_tile_of(), CM = C * GP_RX_CL_MAX_BLOCKS;
     const size_t sizes[] = {0, 1, 2, 5, 8, 9, 16, 17, 31, 32, 33, S - 1, S, S + 1, 1023, 1025, M, M + 1, T - 1, T, T + 1,
-                            C + 1, 2 * T + 1, 3 * C - 1, 9 * C + 7, CM - 1, CM, CM + 1,
+                            C + 1, 2 * C + 1, 2 * T + 1, 3 * C - 1, 9 * C + 7, CM - 1, CM, CM + 1,
                             ((size_t)1 << 17) - 1, ((size_t)1 << 17) + 1,
                             (size_t)1 << 19, ((size_t)1 << 19) + 1, ((size_t)1 << 20) + 3};
     const size_t nsz = sizeof sizes / sizeof sizes[0];
@@ -499,7 +514,7 @@ int main(void) {
   for (int kt = 0; kt < GP_DTYPE_COUNT; kt++) {
     if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
     const size_t T = tile_of((gp_dtype)kt);
-    const size_t C = cl_tile_of((gp_dtype)kt), CM = C * GP_RX_CL_MAX_BLOCKS;
+    const size_t C = cl_tile_of(), CM = C * GP_RX_CL_MAX_BLOCKS;
     const size_t asz[] = {0, 1, 2, 33, 300, C + 1, T, T + 1, 3 * C, quick ? 2 * T + 5 : CM,
                           quick ? 2 * T + 7 : CM + 1, quick ? 2 * T + 9 : ((size_t)1 << 18) + 7};
     for (size_t i = 0; i < sizeof asz / sizeof asz[0]; i++)

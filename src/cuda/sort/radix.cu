@@ -456,6 +456,7 @@ struct rx_seg_args {
   unsigned min_size, max_size; /* this launch sorts segments of min_size .. max_size keys */
   gp_key_class kind;
   int desc;
+  const u64 *spans; /* rx_clustersort only, if not NULL: cluster q sorts [spans[2q], spans[2q + 1]) */
 };
 
 template <int THREADS, int ITEMS, typename K, typename V, bool PV> struct rx_seg_smem {
@@ -908,17 +909,23 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
 }
 
 /* One sort of above the big block (GP_RX_CL_OVER_TILE: above the tile) up to a
- * cluster's capacity by one cluster (radix_cluster.cuh); *done = 0 where another path
- * must sort it. */
+ * cluster's capacity by one cluster (radix_cluster.cuh): blocks of GP_RX_CL_ITEMS keys a
+ * thread, or of GP_RX_CL_WIDE_ITEMS for 4-byte keys alone beyond their reach; *done = 0
+ * where another path must sort it. */
 template <typename K, typename V, bool PV>
 static gp_status rx_try_cluster(gp_context *ctx, const void *kin, const void *vin, void *kout,
                                 void *vout, u64 n, gp_key_class kind, int desc, rx_bounds b,
                                 int *done) {
+  constexpr int WIDE = sizeof(K) == 4 && !PV ? GP_RX_CL_WIDE_ITEMS : 0;
   const u64 lo = GP_RX_CL_OVER_TILE ? b.tile_max : b.big_max;
+  rx_seg_args a = {kin, vin, kout, vout, NULL, 1, n, 0, (unsigned)n, kind, desc, NULL};
   *done = 0;
-  if (n <= lo || n > rx_cl_max<K, V, PV>(ctx)) return GP_OK;
-  rx_seg_args a = {kin, vin, kout, vout, NULL, 1, n, 0, (unsigned)n, kind, desc};
-  return rx_launch_cluster<K, V, PV>(ctx, a, done);
+  if (n <= lo) return GP_OK;
+  if (n <= rx_cl_max<GP_RX_CL_ITEMS, K, V, PV>(ctx))
+    return rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, a, done);
+  if constexpr (WIDE > 0)
+    if (n <= rx_cl_max<WIDE, K, V, PV>(ctx)) return rx_launch_cluster<WIDE, K, V, PV>(ctx, a, done);
+  return GP_OK;
 }
 
 /* Sort of n keys in place (values along), by one block when they fit a tile. */
@@ -931,7 +938,7 @@ static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *value
   gp_status s = rx_try_cluster<K, V, PV>(ctx, keys, values, keys, values, n, kind, desc, b, &done);
   if (s || done) return s;
   if (n <= b.tile_max) {
-    rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc};
+    rx_seg_args a = {keys, values, keys, values, NULL, 1, n, 0, 0, kind, desc, NULL};
     uint64_t counts[RX_NCLASS] = {0};
     counts[rx_class(n, b)] = 1;
     return rx_seg_launches<K, V, PV>(ctx, a, counts);
@@ -1033,7 +1040,7 @@ static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, vo
   gp_status s = rx_try_cluster<K, V, true>(ctx, keys, NULL, NULL, idx, n, kind, desc, b, &done);
   if (s || done) return s;
   if (n <= b.tile_max) {
-    rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc};
+    rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc, NULL};
     uint64_t counts[RX_NCLASS] = {0};
     counts[rx_class(n, b)] = 1;
     return rx_seg_launches<K, V, true>(ctx, a, counts);
@@ -1207,12 +1214,18 @@ static bool rx_seg_composite(gp_dtype kt, size_t nseg, const gp_cuda_seg_summary
          nseg <= 0xFFFFFFFFull;
 }
 
+/* Scratch: the spans of the large segments that clusters sort, then the composites and
+ * their sort's scratch, or the buffer the large segments are sorted in one after another
+ * (sized as if no cluster took any). */
+static size_t rx_spans_bytes(const gp_cuda_seg_summary *sum) { return rx_align(sum->nlarge * 16); }
+
 extern "C" size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
                                                  size_t nseg, const gp_cuda_seg_summary *sum) {
-  if (rx_seg_composite(key_type, nseg, sum)) /* the composites, then their sort's scratch */
-    return rx_align((size_t)sum->n * 8) + gp_cuda_radix_scratch_upto(GP_U64, value_bytes, sum->n);
-  /* the large segments are sorted one after another in this buffer */
-  return sum->max_large ? gp_cuda_radix_scratch_upto(key_type, value_bytes, sum->max_large) : 0;
+  if (!sum->nlarge) return 0;
+  if (rx_seg_composite(key_type, nseg, sum))
+    return rx_spans_bytes(sum) + rx_align((size_t)sum->n * 8) +
+           gp_cuda_radix_scratch_upto(GP_U64, value_bytes, sum->n);
+  return rx_spans_bytes(sum) + gp_cuda_radix_scratch_upto(key_type, value_bytes, sum->max_large);
 }
 
 /* A warp per segment: the composites of the keys of [lo, hi) */
@@ -1266,25 +1279,88 @@ static gp_status rx_segments_composite(gp_context *ctx, uint32_t *keys, V *value
   return GP_OK;
 }
 
+/* The large segments a cluster can sort (up to rx_cl_max keys): their spans grouped by
+ * the blocks their cluster needs, copied to `spans` (device scratch) and sorted by a
+ * launch per group. *rest (malloc'd) lists the others and *nrest counts them; *rest
+ * stays NULL when no cluster took any (the others are then all of `large`). */
+template <typename K, typename V, bool PV>
+static gp_status rx_segments_clusters(gp_context *ctx, rx_seg_args a, const gp_cuda_seg_summary *sum,
+                                      const uint64_t *large, u64 *spans, uint64_t **rest, u64 *nrest) {
+  constexpr unsigned TILE = rx_cl_tile<GP_RX_CL_ITEMS, K>();
+  const u64 cap = rx_cl_max<GP_RX_CL_ITEMS, K, V, PV>(ctx);
+  u64 per[GP_RX_CL_MAX_BLOCKS + 1] = {0}, taken = 0;
+  for (u64 i = 0; i < sum->nlarge; i++) {
+    const u64 sz = large[2 * i + 1] - large[2 * i];
+    if (sz <= cap) per[(sz + TILE - 1) / TILE]++, taken++;
+  }
+  if (!taken) return GP_OK;
+  uint64_t *host = (uint64_t *)malloc((size_t)sum->nlarge * 16);
+  if (!host)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for the spans of %llu large segments",
+                   (unsigned long long)sum->nlarge);
+  u64 at[GP_RX_CL_MAX_BLOCKS + 1], o = 0, r = taken; /* cluster groups first, then the rest */
+  for (int c = 0; c <= GP_RX_CL_MAX_BLOCKS; c++) at[c] = o, o += per[c];
+  for (u64 i = 0; i < sum->nlarge; i++) {
+    const u64 sz = large[2 * i + 1] - large[2 * i];
+    const u64 j = sz <= cap ? at[(sz + TILE - 1) / TILE]++ : r++;
+    host[2 * j] = large[2 * i];
+    host[2 * j + 1] = large[2 * i + 1];
+  }
+  /* from pageable memory: returns once the spans are staged, so `host` may go */
+  gp_status s = gp_cuda_status(ctx, (int)cudaMemcpyAsync(spans, host, (size_t)taken * 16,
+                                                         cudaMemcpyHostToDevice,
+                                                         (cudaStream_t)ctx->stream),
+                               "cudaMemcpyAsync(the spans of large segments)", __FILE__, __LINE__);
+  for (int c = 1, first = 0; !s && c <= GP_RX_CL_MAX_BLOCKS; first += (int)per[c], c++) {
+    if (!per[c]) continue;
+    rx_seg_args g = a;
+    g.spans = spans + 2 * (u64)first;
+    g.nseg = per[c];
+    g.min_size = 0;
+    g.max_size = (unsigned)c * TILE;
+    int done = 0;
+    s = rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, g, &done);
+    if (!s && !done) s = gp_fail(ctx, GP_ERR_UNSUPPORTED, "this GPU cannot run a cluster of %d blocks of "
+                                 "%u threads: a gpuprims bug, please report it", c, GP_RX_CL_THREADS);
+  }
+  if (s || taken == sum->nlarge) {
+    free(host);
+    *nrest = 0;
+    return s;
+  }
+  memmove(host, host + 2 * taken, (size_t)(sum->nlarge - taken) * 16);
+  *rest = host;
+  *nrest = sum->nlarge - taken;
+  return GP_OK;
+}
+
 template <typename K, typename V, bool PV>
 static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *values,
                                const uint64_t *d_off, size_t nseg, const gp_cuda_seg_summary *sum,
                                const uint64_t *large, int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
-  rx_seg_args a = {keys, values, keys, values, (const u64 *)d_off, nseg, 0, 0, 0, kind, desc};
-  gp_status s = rx_seg_launches<K, V, PV>(ctx, a, sum->counts);
+  rx_seg_args a = {keys, values, keys, values, (const u64 *)d_off, nseg, 0, 0, 0, kind, desc, NULL};
+  u64 nrest = sum->nlarge;
+  uint64_t *rest = NULL; /* the large segments no cluster takes */
+  gp_status s = rx_segments_clusters<K, V, PV>(ctx, a, sum, large, (u64 *)scratch, &rest, &nrest);
   if (s) return s;
-  if (sizeof(K) == 4 && rx_seg_composite(kt, nseg, sum))
-    return rx_segments_composite<V, PV>(ctx, (uint32_t *)keys, (V *)values, d_off, nseg, large,
-                                        sum->nlarge, kind, desc, (char *)scratch);
-  for (u64 i = 0; i < sum->nlarge; i++) {
-    const u64 b = large[2 * i], sz = large[2 * i + 1] - b;
+  char *sc = (char *)scratch + rx_spans_bytes(sum);
+  if ((s = rx_seg_launches<K, V, PV>(ctx, a, sum->counts))) goto out;
+  if (sizeof(K) == 4 && nrest && rx_seg_composite(kt, nseg, sum)) {
+    s = rx_segments_composite<V, PV>(ctx, (uint32_t *)keys, (V *)values, d_off, nseg,
+                                     rest ? rest : large, nrest, kind, desc, sc);
+    goto out;
+  }
+  for (u64 i = 0; i < nrest; i++) {
+    const uint64_t *r = rest ? rest : large;
+    const u64 b = r[2 * i], sz = r[2 * i + 1] - b;
     K *k = (K *)keys + b;
     V *v = PV ? (V *)values + b : NULL;
-    if ((s = rx_device_sort<K, V, PV>(ctx, k, k, NULL, v, v, sz, kind, desc, 0, (char *)scratch)))
-      return s;
+    if ((s = rx_device_sort<K, V, PV>(ctx, k, k, NULL, v, v, sz, kind, desc, 0, sc))) goto out;
   }
-  return GP_OK;
+out:
+  free(rest);
+  return s;
 }
 
 extern "C" gp_status gp_cuda_radix_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb,

@@ -27,9 +27,6 @@
 template <int ITEMS, typename K> __host__ __device__ constexpr unsigned rx_cl_tile() {
   return (unsigned)GP_RX_CL_THREADS * ITEMS;
 }
-template <typename K> __host__ __device__ constexpr int rx_cl_items() {
-  return sizeof(K) == 4 ? GP_RX_CL_ITEMS4 : GP_RX_CL_ITEMS8;
-}
 
 template <int ITEMS, typename K, typename V, bool PV> struct rx_cl_smem {
   rx_rank_smem<GP_RX_CL_THREADS> r;
@@ -40,8 +37,9 @@ template <int ITEMS, typename K, typename V, bool PV> struct rx_cl_smem {
   V v[PV ? 2 : 1][PV ? rx_cl_tile<ITEMS, K>() : 1];
 };
 
-/* Grid: one cluster per segment (a.offsets; NULL: the one segment [0, a.n)), whose size
- * is within a.min_size .. a.max_size (<= CL * TILE); other segments are skipped. */
+/* Grid: one cluster per segment (a.spans, else a.offsets; both NULL: the one segment
+ * [0, a.n)) whose size is within a.min_size .. a.max_size (<= CL * TILE); other segments
+ * are skipped. */
 template <int ITEMS, typename K, typename V, bool PV>
 __global__ void __launch_bounds__(GP_RX_CL_THREADS)
 rx_clustersort(rx_seg_args a) {
@@ -56,8 +54,8 @@ rx_clustersort(rx_seg_args a) {
   const unsigned CL = cl.num_blocks(), rank = cl.block_rank();
   const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   const u64 seg = blockIdx.x / CL;
-  const u64 begin = a.offsets ? a.offsets[seg] : 0;
-  const u64 end = a.offsets ? a.offsets[seg + 1] : a.n;
+  const u64 begin = a.spans ? a.spans[2 * seg] : a.offsets ? a.offsets[seg] : 0;
+  const u64 end = a.spans ? a.spans[2 * seg + 1] : a.offsets ? a.offsets[seg + 1] : a.n;
   if (end - begin < a.min_size || end - begin > a.max_size || end - begin < 2) return; /* cluster-uniform */
   const unsigned n = (unsigned)(end - begin), first = rank * TILE;
   const unsigned count = n > first ? (n - first < TILE ? n - first : TILE) : 0;
@@ -147,20 +145,20 @@ rx_clustersort(rx_seg_args a) {
 #endif
 }
 
-/* The most keys one cluster sorts on this GPU: 0 where clusters are not used (before
- * sm_90, GP_RX_CLUSTER=0, or a block needing more shared memory than the GPU gives). */
-template <typename K, typename V, bool PV> static u64 rx_cl_max(const gp_context *ctx) {
-  constexpr int ITEMS = rx_cl_items<K>();
+/* The most keys one cluster of blocks of ITEMS keys a thread sorts on this GPU: 0 where
+ * clusters are not used (before sm_90, GP_RX_CLUSTER=0, or a block needing
+ * more shared memory than the GPU gives). */
+template <int ITEMS, typename K, typename V, bool PV> static u64 rx_cl_max(const gp_context *ctx) {
   const size_t most = ctx->smem_block ? ctx->smem_block : (size_t)-1;
-  if (!GP_RX_CLUSTER || ctx->info.arch < 90 || sizeof(rx_cl_smem<ITEMS, K, V, PV>) > most) return 0;
+  if (!GP_RX_CLUSTER || ctx->info.arch < 90 || sizeof(rx_cl_smem<ITEMS, K, V, PV>) > most)
+    return 0;
   return (u64)GP_RX_CL_MAX_BLOCKS * rx_cl_tile<ITEMS, K>();
 }
 
 /* Launches rx_clustersort for a.nseg segments of up to a.max_size <= rx_cl_max keys;
  * *done = 0 (and GP_OK) where the clusters this needs cannot be resident on the GPU. */
-template <typename K, typename V, bool PV>
+template <int ITEMS, typename K, typename V, bool PV>
 static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a, int *done) {
-  constexpr int ITEMS = rx_cl_items<K>();
   constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
   constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
   *done = 0;

@@ -105,9 +105,16 @@
 #define GP_RX_MID_ITEMS 8
 #endif
 
-/* one cluster of up to GP_RX_CL_MAX_BLOCKS blocks of GP_RX_CL_THREADS x ITEMS keys sorts
-   the keys of above the big block (GP_RX_CL_OVER_TILE=1: above the one-block tile) up to
-   its capacity (radix_cluster.cuh) on sm_90+; GP_RX_CLUSTER=0 turns it off */
+/* One cluster of up to GP_RX_CL_MAX_BLOCKS blocks of GP_RX_CL_THREADS x GP_RX_CL_ITEMS
+   keys sorts the keys of above the big block (GP_RX_CL_OVER_TILE=1: above the one-block
+   tile) up to its capacity (radix_cluster.cuh) on sm_90+, and 4-byte keys alone up to
+   twice that in blocks of GP_RX_CL_WIDE_ITEMS keys a thread (0: not). GP_RX_CLUSTER=0
+   turns it off. H200, 2026-12-02 (docs/perf/sort.md), argsort of u32 keys at 2^14 / 2^15
+   / 2^16 / 2^17: 8 keys a thread 36.5 / 40.7 / 47.7 / 57.8 us, 4 a thread 27.7 / 31.2 /
+   38.1 / -, the device-wide sort 47.5 / 49.5 / 52.5 / 56.3; u32 keys alone at 2^17: 8
+   keys a thread 38.7 us, the device-wide sort 49.7; above the tile only (OVER_TILE)
+   changed nothing but the sizes of the big block to the tile (10000 keys: 44.5 against
+   35.7 us). */
 #ifndef GP_RX_CLUSTER
 #define GP_RX_CLUSTER 1
 #endif
@@ -117,11 +124,11 @@
 #ifndef GP_RX_CL_THREADS
 #define GP_RX_CL_THREADS 1024
 #endif
-#ifndef GP_RX_CL_ITEMS4
-#define GP_RX_CL_ITEMS4 8
+#ifndef GP_RX_CL_ITEMS
+#define GP_RX_CL_ITEMS 4
 #endif
-#ifndef GP_RX_CL_ITEMS8
-#define GP_RX_CL_ITEMS8 4
+#ifndef GP_RX_CL_WIDE_ITEMS
+#define GP_RX_CL_WIDE_ITEMS 8
 #endif
 #ifndef GP_RX_CL_MAX_BLOCKS
 #define GP_RX_CL_MAX_BLOCKS 16
