@@ -918,13 +918,21 @@ static gp_status rx_try_cluster(gp_context *ctx, const void *kin, const void *vi
                                 int *done) {
   constexpr int WIDE = sizeof(K) == 4 && !PV ? GP_RX_CL_WIDE_ITEMS : 0;
   const u64 lo = GP_RX_CL_OVER_TILE ? b.tile_max : b.big_max;
-  rx_seg_args a = {kin, vin, kout, vout, NULL, 1, n, 0, (unsigned)n, kind, desc, NULL};
+  const rx_seg_args a = {kin, vin, kout, vout, NULL, 1, n, 0, (unsigned)n, kind, desc, NULL};
+  u64 cap = 0;
   *done = 0;
   if (n <= lo) return GP_OK;
-  if (n <= rx_cl_max<GP_RX_CL_ITEMS, K, V, PV>(ctx))
-    return rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, a, done);
-  if constexpr (WIDE > 0)
-    if (n <= rx_cl_max<WIDE, K, V, PV>(ctx)) return rx_launch_cluster<WIDE, K, V, PV>(ctx, a, done);
+  gp_status s = rx_cl_capacity<GP_RX_CL_ITEMS, K, V, PV>(ctx, &cap);
+  if (s || n <= cap) {
+    *done = !s;
+    return s ? s : rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, a);
+  }
+  if constexpr (WIDE > 0) {
+    if ((s = rx_cl_capacity<WIDE, K, V, PV>(ctx, &cap)) || n <= cap) {
+      *done = !s;
+      return s ? s : rx_launch_cluster<WIDE, K, V, PV>(ctx, a);
+    }
+  }
   return GP_OK;
 }
 
@@ -1279,7 +1287,7 @@ static gp_status rx_segments_composite(gp_context *ctx, uint32_t *keys, V *value
   return GP_OK;
 }
 
-/* The large segments a cluster can sort (up to rx_cl_max keys): their spans grouped by
+/* The large segments a cluster can sort (rx_cl_capacity): their spans grouped by
  * the blocks their cluster needs, copied to `spans` (device scratch) and sorted by a
  * launch per group. *rest (malloc'd) lists the others and *nrest counts them; *rest
  * stays NULL when no cluster took any (the others are then all of `large`). */
@@ -1287,8 +1295,9 @@ template <typename K, typename V, bool PV>
 static gp_status rx_segments_clusters(gp_context *ctx, rx_seg_args a, const gp_cuda_seg_summary *sum,
                                       const uint64_t *large, u64 *spans, uint64_t **rest, u64 *nrest) {
   constexpr unsigned TILE = rx_cl_tile<GP_RX_CL_ITEMS, K>();
-  const u64 cap = rx_cl_max<GP_RX_CL_ITEMS, K, V, PV>(ctx);
-  u64 per[GP_RX_CL_MAX_BLOCKS + 1] = {0}, taken = 0;
+  u64 cap, per[GP_RX_CL_MAX_BLOCKS + 1] = {0}, taken = 0;
+  gp_status s = rx_cl_capacity<GP_RX_CL_ITEMS, K, V, PV>(ctx, &cap);
+  if (s) return s;
   for (u64 i = 0; i < sum->nlarge; i++) {
     const u64 sz = large[2 * i + 1] - large[2 * i];
     if (sz <= cap) per[(sz + TILE - 1) / TILE]++, taken++;
@@ -1307,21 +1316,19 @@ static gp_status rx_segments_clusters(gp_context *ctx, rx_seg_args a, const gp_c
     host[2 * j + 1] = large[2 * i + 1];
   }
   /* from pageable memory: returns once the spans are staged, so `host` may go */
-  gp_status s = gp_cuda_status(ctx, (int)cudaMemcpyAsync(spans, host, (size_t)taken * 16,
+  s = gp_cuda_status(ctx, (int)cudaMemcpyAsync(spans, host, (size_t)taken * 16,
                                                          cudaMemcpyHostToDevice,
                                                          (cudaStream_t)ctx->stream),
                                "cudaMemcpyAsync(the spans of large segments)", __FILE__, __LINE__);
-  for (int c = 1, first = 0; !s && c <= GP_RX_CL_MAX_BLOCKS; first += (int)per[c], c++) {
+  u64 first = 0;
+  for (int c = 1; !s && c <= GP_RX_CL_MAX_BLOCKS; first += per[c], c++) {
     if (!per[c]) continue;
     rx_seg_args g = a;
-    g.spans = spans + 2 * (u64)first;
+    g.spans = spans + 2 * first;
     g.nseg = per[c];
     g.min_size = 0;
     g.max_size = (unsigned)c * TILE;
-    int done = 0;
-    s = rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, g, &done);
-    if (!s && !done) s = gp_fail(ctx, GP_ERR_UNSUPPORTED, "this GPU cannot run a cluster of %d blocks of "
-                                 "%u threads: a gpuprims bug, please report it", c, GP_RX_CL_THREADS);
+    s = rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, g);
   }
   if (s || taken == sum->nlarge) {
     free(host);

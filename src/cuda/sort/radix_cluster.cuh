@@ -145,33 +145,50 @@ rx_clustersort(rx_seg_args a) {
 #endif
 }
 
-/* The most keys one cluster of blocks of ITEMS keys a thread sorts on this GPU: 0 where
- * clusters are not used (before sm_90, GP_RX_CLUSTER=0, or a block needing
- * more shared memory than the GPU gives). */
-template <int ITEMS, typename K, typename V, bool PV> static u64 rx_cl_max(const gp_context *ctx) {
-  const size_t most = ctx->smem_block ? ctx->smem_block : (size_t)-1;
-  if (!GP_RX_CLUSTER || ctx->info.arch < 90 || sizeof(rx_cl_smem<ITEMS, K, V, PV>) > most)
-    return 0;
-  return (u64)GP_RX_CL_MAX_BLOCKS * rx_cl_tile<ITEMS, K>();
-}
-
-/* Launches rx_clustersort for a.nseg segments of up to a.max_size <= rx_cl_max keys;
- * *done = 0 (and GP_OK) where the clusters this needs cannot be resident on the GPU. */
+/* *cap = the most keys one cluster of blocks of ITEMS keys a thread sorts on this GPU:
+ * 16 blocks' worth where clusters that large can be resident (asked once per device),
+ * else 8 (the portable maximum); 0 where clusters are not used (before sm_90,
+ * GP_RX_CLUSTER=0, or a block needing more shared memory than the GPU gives). */
 template <int ITEMS, typename K, typename V, bool PV>
-static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a, int *done) {
-  constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
+static gp_status rx_cl_capacity(gp_context *ctx, u64 *cap) {
   constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
-  *done = 0;
-  gp_status ok = rx_smem_ok(ctx, smem);
-  if (ok) return ok;
-  static unsigned long long attr_set; /* per device: common/per_device.h */
-  if (!gp_dev_flag(&attr_set, ctx->device)) {
+  const size_t most = ctx->smem_block ? ctx->smem_block : (size_t)-1;
+  *cap = 0;
+  if (!GP_RX_CLUSTER || ctx->info.arch < 90 || smem > most) return GP_OK;
+  static unsigned long long ready, big; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&ready, ctx->device)) {
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
                                           cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    gp_dev_flag_set(&attr_set, ctx->device);
+    cudaLaunchConfig_t q = {};
+    q.gridDim = dim3(GP_RX_CL_MAX_BLOCKS, 1, 1);
+    q.blockDim = dim3(GP_RX_CL_THREADS, 1, 1);
+    q.dynamicSmemBytes = smem;
+    cudaLaunchAttribute qa;
+    qa.id = cudaLaunchAttributeClusterDimension;
+    qa.val.clusterDim.x = GP_RX_CL_MAX_BLOCKS;
+    qa.val.clusterDim.y = 1;
+    qa.val.clusterDim.z = 1;
+    q.attrs = &qa;
+    q.numAttrs = 1;
+    int nc = 0;
+    if (cudaOccupancyMaxActiveClusters(&nc, rx_clustersort<ITEMS, K, V, PV>, &q) == cudaSuccess && nc > 0)
+      gp_dev_flag_set(&big, ctx->device);
+    (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
+    gp_dev_flag_set(&ready, ctx->device);
   }
+  const unsigned blocks = gp_dev_flag(&big, ctx->device) || GP_RX_CL_MAX_BLOCKS <= 8 ? GP_RX_CL_MAX_BLOCKS : 8;
+  *cap = (u64)blocks * rx_cl_tile<ITEMS, K>();
+  return GP_OK;
+}
+
+/* Launches rx_clustersort for a.nseg segments of up to a.max_size keys, at most the
+ * capacity rx_cl_capacity gave (which readied the kernel on this device). */
+template <int ITEMS, typename K, typename V, bool PV>
+static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a) {
+  constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
+  constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
   const unsigned CL = (unsigned)((a.max_size + TILE - 1) / TILE);
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3((unsigned)(a.nseg * CL), 1, 1);
@@ -185,25 +202,7 @@ static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a, int *d
   attr[0].val.clusterDim.z = 1;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  if (CL > 8) {
-    /* per kernel and device: asked yet, and can clusters of 16 such blocks be resident? */
-    static unsigned long long big_asked, big_ok;
-    if (!gp_dev_flag(&big_asked, ctx->device)) {
-      cudaLaunchConfig_t q = cfg;
-      q.gridDim = dim3(GP_RX_CL_MAX_BLOCKS, 1, 1);
-      cudaLaunchAttribute qa = attr[0];
-      qa.val.clusterDim.x = GP_RX_CL_MAX_BLOCKS;
-      q.attrs = &qa;
-      int nc = 0;
-      if (cudaOccupancyMaxActiveClusters(&nc, rx_clustersort<ITEMS, K, V, PV>, &q) == cudaSuccess && nc > 0)
-        gp_dev_flag_set(&big_ok, ctx->device);
-      (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
-      gp_dev_flag_set(&big_asked, ctx->device);
-    }
-    if (!gp_dev_flag(&big_ok, ctx->device)) return GP_OK;
-  }
   GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, rx_clustersort<ITEMS, K, V, PV>, a));
   GP_LAUNCH_CHECK(ctx, "rx_clustersort", cfg.gridDim.x, cfg.blockDim.x, cfg.dynamicSmemBytes);
-  *done = 1;
   return GP_OK;
 }
