@@ -18,9 +18,12 @@
  * Segments (and single sorts) of up to one tile take one read and one write: up to 32
  * keys four lanes each (rx_warpsort, a bitonic network in registers), larger ones a
  * block each (rx_segsort: the same stable ranking, every pass in shared memory).
- * Segments above a tile take the device-wide sort: of 4-byte keys, when there are many,
- * all together as (segment, key) composites; otherwise one after another. rx_summarize
- * checks device-resident offsets and lists those segments for the host.
+ * Sorts (and segments) of above the big block up to 16 tiles of 4096 keys take one
+ * thread-block cluster each (radix_cluster.cuh: every pass in the cluster's distributed
+ * shared memory) on sm_90+. Larger segments take the device-wide sort: of 4-byte keys,
+ * when there are many, all together as (segment, key) composites; otherwise one after
+ * another. rx_summarize checks device-resident offsets and lists those segments for the
+ * host.
  *
  * Keys are read raw and encoded in registers at every pass (a few ALU operations), so
  * every buffer holds caller-visible keys. Stable: the ranking keeps input order within
