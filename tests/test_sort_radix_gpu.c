@@ -457,12 +457,39 @@ static void check_oom(void) {
   gp_destroy(own);
 }
 
+/* GP_TEST_CLUSTER=1: the one-cluster sort alone, a few sizes each (for compute-sanitizer's
+   racecheck, under which the whole suite does not finish): single sorts, argsorts and
+   segments by offsets that clusters of 2, 3 and 9 blocks take */
+static void check_cluster_only(void) {
+  const size_t C = cl_tile_of(), T = tile_of(GP_U32);
+  const size_t sizes[] = {2 * C + 1, 3 * C - 1, 9 * C + 7};
+  for (size_t i = 0; i < 3; i++) {
+    cmp_sort(GP_U32, -1, SC_RANDOM, sizes[i], GP_ASCENDING, GP_SORT_RADIX, 1);
+    cmp_sort(GP_F32, GP_U32, SC_FEW, sizes[i], GP_DESCENDING, GP_SORT_RADIX, 0);
+    cmp_sort(GP_U64, GP_U64, SC_RANDOM, sizes[i], GP_ASCENDING, GP_SORT_RADIX, 1);
+    check_argsort(GP_I32, GP_U64, SC_FEW, sizes[i], (gp_order)(i & 1), 1);
+  }
+  const size_t segs[] = {T + 1, 5, 2 * T + 3, 0, 3 * C - 7, 300};
+  uint64_t *off = offsets_of(segs, 6, 2);
+  check_offsets("cluster", GP_U32, -1, off, 6, GP_ASCENDING, SC_RANDOM, 0);
+  check_offsets("cluster", GP_F32, GP_U32, off, 6, GP_DESCENDING, SC_FEW, 1);
+  check_offsets("cluster", GP_U64, GP_U64, off, 6, GP_ASCENDING, SC_SPECIAL, 0);
+  free(off);
+}
+
 int main(void) {
   gpu = check_gpu_context_or_skip("test_sort_radix_gpu");
   cpu = check_cpu_context();
   check_seed(1212);
   const char *q = getenv("GP_TEST_QUICK"), *l = getenv("GP_TEST_LARGE");
   quick = q ? atoi(q) : 0;
+  const char *cl = getenv("GP_TEST_CLUSTER");
+  if (cl && atoi(cl) != 0) {
+    check_cluster_only();
+    gp_destroy(gpu);
+    gp_destroy(cpu);
+    return check_summary("test_sort_radix_gpu (GP_TEST_CLUSTER)");
+  }
   check_bad_input();
   check_bad_offsets(gpu, 0);
   check_bad_offsets(gpu, 1);
