@@ -10,7 +10,7 @@ echo "binaries of ${1:-?}" >$OUT/summary.txt
 GP_TEST_CLUSTER=1 $B/test_sort_radix_gpu >$OUT/plain.log 2>&1
 echo "plain exit $? ($(tail -1 $OUT/plain.log))" >>$OUT/summary.txt
 for t in racecheck memcheck synccheck; do
-  (GP_TEST_CLUSTER=1 timeout 270 compute-sanitizer --tool $t --error-exitcode 9 $B/test_sort_radix_gpu >$OUT/$t.log 2>&1
+  (GP_TEST_CLUSTER=1 timeout 200 compute-sanitizer --tool $t --error-exitcode 9 $B/test_sort_radix_gpu >$OUT/$t.log 2>&1
    echo $? >$OUT/$t.rc) &
 done
 wait
