@@ -18,9 +18,9 @@
  * Segments (and single sorts) of up to one tile take one read and one write: up to 32
  * keys four lanes each (rx_warpsort, a bitonic network in registers), larger ones a
  * block each (rx_segsort: the same stable ranking, every pass in shared memory).
- * Sorts (and segments) of above the big block up to 16 tiles of 4096 keys take one
- * thread-block cluster each (radix_cluster.cuh: every pass in the cluster's distributed
- * shared memory) on sm_90+. Larger segments take the device-wide sort: of 4-byte keys,
+ * Sorts (and segments) of above the big block up to 2^16 keys (4-byte keys alone, not
+ * segments: 2^17) take one thread-block cluster each (radix_cluster.cuh: every pass in
+ * the cluster's distributed shared memory) on sm_90+. Larger segments take the device-wide sort: of 4-byte keys,
  * when there are many, all together as (segment, key) composites; otherwise one after
  * another. rx_summarize checks device-resident offsets and lists those segments for the
  * host.
