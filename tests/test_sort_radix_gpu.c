@@ -317,7 +317,7 @@ static void check_offsets_suite(void) {
   }
 
   /* above a tile, some within a cluster's reach (radix_cluster.cuh: grouped by the blocks
-     they need) and 16 beyond it (the composites of the rest) */
+     they need) and about 16 beyond it (the composites of the rest) */
   if (!quick) {
     const size_t CM = (size_t)GP_RX_CL_THREADS * GP_RX_CL_ITEMS * GP_RX_CL_MAX_BLOCKS, nl = 40;
     size_t *ls = malloc(nl * sizeof *ls);
@@ -459,7 +459,7 @@ static void check_oom(void) {
 
 /* GP_TEST_CLUSTER=1: the one-cluster sort alone, a few sizes each (for compute-sanitizer's
    racecheck, under which the whole suite does not finish): single sorts, argsorts and
-   segments by offsets that clusters of 2, 3 and 9 blocks take */
+   segments by offsets that clusters of 3, 6 and 10 blocks take */
 static void check_cluster_only(void) {
   const size_t C = cl_tile_of(), T = tile_of(GP_U32);
   const size_t sizes[] = {2 * C + 1, 3 * C - 1, 9 * C + 7};
