@@ -134,8 +134,9 @@ static void usage(FILE *f, const char *suite) {
           "  --a A --b B     the interval (default [0, 1])\n"
           "  --no-peers      skip thrust\n\n"
           "Our rows call gp_integrate_device: the result goes to device memory (one launch,\n"
-          "asynchronous, no pointer query); the NVRTC\n"
-          "compile happens before timing and is shown as compile_ms in the note.\n\n",
+          "asynchronous, no pointer query); the NVRTC compile (gp_integrate_prepare)\n"
+          "happens before timing and is shown as compile_ms in the note. With\n"
+          "GPUPRIMS_JIT=never nothing is compiled: the rows time the interpreted kernel.\n\n",
           suite, (int)(strlen("usage: gpuprims bench  ") + strlen(suite)), "");
   gpb_print_options_help(f);
 }

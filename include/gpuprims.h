@@ -717,8 +717,9 @@ gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_desi
  * sin cos tan exp log sqrt abs floor ceil (one argument) and pow min max (two). It is
  * parsed into a tree; a syntax error is GP_ERR_PARSE with the column ("unexpected ')'
  * at column 7") and an unknown name is named. On CUDA the tree (never the text) becomes
- * CUDA source that NVRTC compiles once per expression and precision and the context
- * caches; on the CPU a compiled postfix program is evaluated over arrays of points.
+ * a postfix program that a kernel built into the library interprets, and CUDA source
+ * that NVRTC compiles once per expression and precision when that pays (see Costs);
+ * on the CPU the postfix program is evaluated over arrays of points.
  *
  * The rule: h = (b - a) / n, T = h * (f(a)/2 + f(x_1) + ... + f(x_{n-1}) + f(b)/2), with
  * x_i = a + i h. b < a gives the negative of the integral over [b, a]; a = b gives 0.
@@ -744,13 +745,21 @@ gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_desi
  * be device memory on the CUDA backend: the call is then asynchronous on the context's
  * stream (no host synchronization, no allocation after the first call) and a
  * non-finite value is written as it is, unchecked.
- * Costs: the first call for an expression and precision on a CUDA context compiles it
- * (NVRTC, tens of ms; see gp_integrate_prepare) or loads it from the on-disk kernel
- * cache (a few ms); later calls are one kernel launch, plus a copy of 8 bytes and a
- * stream synchronization for a host result. The cache keeps one file per expression,
- * precision, GPU architecture and library/NVRTC version in $GPUPRIMS_CACHE_DIR, else
- * $XDG_CACHE_HOME/gpuprims, else ~/.cache/gpuprims; GPUPRIMS_CACHE_DIR=off (or empty)
- * turns it off. Processes may share it; a damaged entry is compiled again. */
+ * Costs: a call is one kernel launch, plus the wait for a host result. On a CUDA
+ * context a new expression and precision runs at once in the interpreted kernel (no
+ * compile; f's operations are the compiled kernel's, so the bits are the same), unless
+ * the on-disk kernel cache holds its compiled kernel (loaded in well under a ms). The
+ * interpreter spends more time a point; once the points times operations a context has
+ * interpreted for the expression would pass what a compile costs (NVRTC, 0.1-0.3 s),
+ * the call compiles it, stores it in the cache and runs compiled from then on: no
+ * sequence of calls pays much more than twice its best choice. gp_integrate_prepare
+ * compiles ahead of time instead. GPUPRIMS_JIT=always compiles at first use, =never
+ * interprets every expression that fits the interpreter (120 operations, 32 constants,
+ * a stack of 16); larger ones are always compiled. The cache keeps one file per
+ * expression, precision, GPU architecture and library/NVRTC version in
+ * $GPUPRIMS_CACHE_DIR, else $XDG_CACHE_HOME/gpuprims, else ~/.cache/gpuprims;
+ * GPUPRIMS_CACHE_DIR=off (or empty) turns it off. Processes may share it; a damaged
+ * entry is compiled again. */
 
 /* gp_integrate with precision GP_F64 or GP_F32 (any other dtype: GP_ERR_UNSUPPORTED). */
 gp_status gp_integrate_ex(gp_context *ctx, const char *expr, double a, double b,
@@ -764,9 +773,10 @@ gp_status gp_integrate_ex(gp_context *ctx, const char *expr, double a, double b,
 gp_status gp_integrate_device(gp_context *ctx, const char *expr, double a, double b,
                               uint64_t n, gp_dtype precision, double *result);
 /* Parses and (on CUDA) compiles and loads expr for `precision` ahead of time, so a timed
- * gp_integrate_ex does not include it. *compile_seconds (may be NULL) gets the wall time
- * spent on NVRTC (or reading the on-disk cache) and loading, 0 when the context had the
- * expression already (or on the CPU backend, where it is the parse time). */
+ * gp_integrate_ex runs the compiled kernel and never compiles (GPUPRIMS_JIT=never: the
+ * interpreter stays, nothing is compiled). *compile_seconds (may be NULL) gets the wall
+ * time spent on NVRTC (or reading the on-disk cache) and loading, 0 when the context had
+ * the kernel already (or on the CPU backend, where it is the parse time). */
 gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype precision,
                                double *compile_seconds);
 /* Writes the CUDA source generated for expr and precision (NUL-terminated, truncated to

@@ -51,6 +51,9 @@ int main(void) {
   snprintf(root, sizeof root, "%s/gp_gpu_cache_XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
   CHECK(mkdtemp(root) != NULL);
   setenv("GPUPRIMS_CACHE_DIR", root, 1);
+  /* every context compiles at first use (the default, auto, interprets small calls
+     and compiles nothing: checked below with the planted entry) */
+  setenv("GPUPRIMS_JIT", "always", 1);
 
   /* the first context compiles and stores one entry; the second gets the same bits */
   const double first = fresh_integral("x");
@@ -72,6 +75,10 @@ int main(void) {
   CHECK_MSG(gp_nvrtc_compile(src_x1, arch, &image, &size, log, sizeof log) == 0, "%s", log);
   CHECK(gp_disk_cache_store(root, key, key_len, image, size) == 0);
   CHECK_NEAR(fresh_integral("x"), 1.5, 0, 1e-15);
+  /* auto takes a kernel the cache holds rather than interpreting */
+  setenv("GPUPRIMS_JIT", "auto", 1);
+  CHECK_NEAR(fresh_integral("x"), 1.5, 0, 1e-15);
+  setenv("GPUPRIMS_JIT", "always", 1);
 
   /* a truncated entry is a miss: compiled afresh (0.5 again) and stored whole */
   char name[64], path[512];

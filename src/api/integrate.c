@@ -12,25 +12,37 @@
 #if GP_HAVE_CUDA
 #include "cuda/integrate/codegen.h"
 #include "cuda/integrate/integrate_cuda.h"
+#include "cuda/integrate/interp.h"
 #include "api/deliver.h"
 #include "core/host_io.h"
 #endif
 
-/* One (text, precision) the context has seen: its parsed form and, on CUDA, its kernel. */
+/* One (text, precision) the context has seen: its parsed form and, on CUDA, its
+ * compiled kernel or its program for the interpreted one. */
 typedef struct gp_jit_entry {
   char *text;
   gp_dtype precision;
   gp_expr expr;
-  void *kernel; /* cudaKernel_t; NULL on the CPU backend */
+  void *kernel; /* cudaKernel_t; NULL on the CPU backend and until compiled */
+#if GP_HAVE_CUDA
+  gp_interp_prog *prog; /* NULL when the expression does not fit the interpreter */
+  double rent;          /* points x operations interpreted so far */
+#endif
   struct gp_jit_entry *next;
 } gp_jit_entry;
 
 #define GP_JIT_MAX_ENTRIES 256
 
+/* When a CUDA context compiles an expression (GPUPRIMS_JIT, read once per context):
+ * AUTO interprets it until the interpreter's extra time would pass a compile's (below);
+ * ALWAYS compiles at first use; NEVER interprets wherever the program fits. */
+typedef enum { GP_JIT_AUTO, GP_JIT_ALWAYS, GP_JIT_NEVER } gp_jit_mode;
+
 struct gp_jit_cache {
   gp_jit_entry *entries;
   gp_jit_entry *last; /* the entry the last call used: repeated calls skip the list */
   int nentries;
+  gp_jit_mode mode;
 #if GP_HAVE_CUDA
   gp_cuda_integrate *cuda; /* the compiled kernels and the device scratch */
 #endif
@@ -41,6 +53,9 @@ static void entries_clear(struct gp_jit_cache *c) {
     next = e->next;
     free(e->text);
     gp_expr_free(&e->expr);
+#if GP_HAVE_CUDA
+    free(e->prog);
+#endif
     free(e);
   }
   c->entries = NULL;
@@ -59,8 +74,18 @@ static void cache_free(struct gp_jit_cache *c) {
 
 static gp_status get_cache(gp_context *ctx, struct gp_jit_cache **out) {
   if (!ctx->jit) {
+    const char *m = getenv("GPUPRIMS_JIT");
+    gp_jit_mode mode = GP_JIT_AUTO;
+    if (m && *m && strcmp(m, "auto") != 0) {
+      if (strcmp(m, "always") == 0) mode = GP_JIT_ALWAYS;
+      else if (strcmp(m, "never") == 0) mode = GP_JIT_NEVER;
+      else
+        return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                       "GPUPRIMS_JIT=%.64s: use auto (the default), always or never", m);
+    }
     struct gp_jit_cache *c = (struct gp_jit_cache *)calloc(1, sizeof *c);
     if (!c) return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for the expression cache");
+    c->mode = mode;
     ctx->jit = c;
     ctx->jit_free = cache_free;
   }
@@ -84,28 +109,47 @@ static gp_status make_room(gp_context *ctx, struct gp_jit_cache *c) {
 
 static void entry_free(gp_jit_entry *en) {
   gp_expr_free(&en->expr);
+#if GP_HAVE_CUDA
+  free(en->prog);
+#endif
   free(en->text);
   free(en);
 }
 
+#if GP_HAVE_CUDA
+/* Gets en's compiled kernel: from the context's modules or the disk cache, and with
+ * `compile` from NVRTC too (*compile_s: seconds spent). Without it en->kernel may stay
+ * NULL: en runs interpreted. */
+static gp_status get_kernel(gp_context *ctx, struct gp_jit_cache *c, gp_jit_entry *en,
+                            int compile, double *compile_s) {
+  if (en->kernel) return GP_OK;
+  return gp_cuda_integrate_kernel(ctx, &c->cuda, &en->expr, en->precision,
+                                  compile || !en->prog || c->mode == GP_JIT_ALWAYS,
+                                  &en->kernel, compile_s);
+}
+#endif
+
 /* Finds or creates the cache entry for (text, precision): parses (GP_ERR_PARSE with the
- * column on failure) and, on CUDA, gets the kernel (*compile_s: seconds spent on it). */
-static gp_status lookup(gp_context *ctx, const char *text, gp_dtype precision,
+ * column on failure) and, on CUDA, gets its program for the interpreter and a compiled
+ * kernel when one is at hand or `compile` asks for one (*compile_s: seconds spent). */
+static gp_status lookup(gp_context *ctx, const char *text, gp_dtype precision, int compile,
                         gp_jit_entry **out, double *compile_s) {
   *compile_s = 0;
   struct gp_jit_cache *c = NULL;
   gp_status s = get_cache(ctx, &c);
   if (s) return s;
-  gp_jit_entry *last = c->last;
-  if (last && last->precision == precision && strcmp(last->text, text) == 0) {
-    *out = last;
+  gp_jit_entry *found = c->last;
+  if (!found || found->precision != precision || strcmp(found->text, text) != 0)
+    for (found = c->entries; found; found = found->next)
+      if (found->precision == precision && strcmp(found->text, text) == 0) break;
+  if (found) {
+    *out = c->last = found;
+#if GP_HAVE_CUDA
+    if (compile && ctx->backend == GP_BACKEND_CUDA)
+      return get_kernel(ctx, c, found, c->mode != GP_JIT_NEVER, compile_s);
+#endif
     return GP_OK;
   }
-  for (gp_jit_entry *e = c->entries; e; e = e->next)
-    if (e->precision == precision && strcmp(e->text, text) == 0) {
-      *out = c->last = e;
-      return GP_OK;
-    }
   gp_jit_entry *en = (gp_jit_entry *)calloc(1, sizeof *en);
   char err[512];
   if (!en || !(en->text = strdup(text))) {
@@ -119,8 +163,17 @@ static gp_status lookup(gp_context *ctx, const char *text, gp_dtype precision,
   }
   s = make_room(ctx, c);
 #if GP_HAVE_CUDA
-  if (s == GP_OK && ctx->backend == GP_BACKEND_CUDA)
-    s = gp_cuda_integrate_kernel(ctx, &c->cuda, &en->expr, precision, &en->kernel, compile_s);
+  if (s == GP_OK && ctx->backend == GP_BACKEND_CUDA) {
+    if (c->mode != GP_JIT_ALWAYS) {
+      en->prog = (gp_interp_prog *)malloc(sizeof *en->prog);
+      if (!en->prog) s = gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for the expression cache");
+      else if (gp_interp_build(&en->expr, en->prog)) {
+        free(en->prog);
+        en->prog = NULL;
+      }
+    }
+    if (s == GP_OK) s = get_kernel(ctx, c, en, compile && c->mode != GP_JIT_NEVER, compile_s);
+  }
 #endif
   if (s) {
     entry_free(en);
@@ -182,7 +235,7 @@ static gp_status integrate(gp_context *ctx, const char *expr, double a, double b
   if (s) return s;
   gp_jit_entry *en;
   double compile_s = 0;
-  s = lookup(ctx, expr, precision, &en, &compile_s);
+  s = lookup(ctx, expr, precision, 0, &en, &compile_s);
   if (s) return s;
   gp_trap_plan p;
   gp_trap_plan_make(&p, a, b, n, precision);
@@ -195,10 +248,19 @@ static gp_status integrate(gp_context *ctx, const char *expr, double a, double b
                      "gp_integrate_device: result (%p) is host memory: pass device memory, "
                      "or call gp_integrate_ex", (void *)result);
     struct gp_jit_cache *c = ctx->jit;
+    if (!en->kernel) { /* rent (interpret) or buy (compile): GP_INTERP_BUDGET */
+      const double cost = ((double)p.m + 2.0) * (double)en->prog->ncode;
+      if (c->mode != GP_JIT_NEVER && en->rent + cost > GP_INTERP_BUDGET) {
+        if ((s = get_kernel(ctx, c, en, 1, &compile_s))) return s;
+      } else {
+        en->rent += cost;
+      }
+    }
     double *out = result;
     void *slot_host;
     if (kind == GP_MEM_HOST && (s = gp_result_slot(ctx, &slot_host, (void **)&out))) return s;
-    s = gp_cuda_integrate_launch(ctx, &c->cuda, en->kernel, &p, out);
+    s = en->kernel ? gp_cuda_integrate_launch(ctx, &c->cuda, en->kernel, &p, out)
+                   : gp_cuda_integrate_interp(ctx, &c->cuda, en->prog, &p, out);
     if (s || kind != GP_MEM_HOST) return s;
     double r;
     s = gp_deliver_scalar(ctx, &r, sizeof r);
@@ -242,7 +304,7 @@ gp_status gp_integrate_prepare(gp_context *ctx, const char *expr, gp_dtype preci
   gp_jit_entry *en;
   double compile_s = 0;
   const double t0 = gp_wall_seconds();
-  s = lookup(ctx, expr, precision, &en, &compile_s);
+  s = lookup(ctx, expr, precision, 1, &en, &compile_s);
   if (s) return s;
 #if GP_HAVE_CUDA
   if (ctx->backend == GP_BACKEND_CUDA) { /* lookup also allocated the scratch */

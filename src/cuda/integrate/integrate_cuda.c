@@ -1,10 +1,11 @@
 /* CUDA backend of gp_integrate: the per-context modules (memory, then disk, then
- * NVRTC), the device scratch, and the launches of the generated kernel and the seed's
- * stages. */
+ * NVRTC), the device scratch, and the launches of the generated kernel, the
+ * interpreted one and the seed's stages. */
 #include "cuda/integrate/integrate_cuda.h"
 
 #include "cuda/integrate/codegen.h"
 #include "cuda/integrate/disk_cache.h"
+#include "cuda/integrate/interp.h"
 #include "cuda/integrate/jit.h"
 #include "cuda/integrate/trap_seed.h"
 
@@ -103,7 +104,7 @@ char *gp_cuda_integrate_cache_key(const char *src, const char *arch, size_t *len
  * compiled by NVRTC and stored there (a store that fails only costs the next process a
  * compile). */
 static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const char *src,
-                             void **lib, void **kernel) {
+                             int compile, void **lib, void **kernel) {
   char dir[4096];
   const int cached = gp_disk_cache_dir(dir, sizeof dir) == 0;
   size_t key_len = 0;
@@ -121,6 +122,11 @@ static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const char *
     /* an entry the driver rejects is compiled afresh and replaced */
     gp_clear_error(ctx);
   }
+  if (!compile) { /* the caller runs the interpreter instead */
+    free(key);
+    *lib = *kernel = NULL;
+    return GP_OK;
+  }
   char log[GP_ERROR_LEN - 64];
   if (gp_nvrtc_compile(src, c->arch, (char **)&image, &size, log, sizeof log)) {
     free(key);
@@ -134,9 +140,10 @@ static gp_status load_module(gp_context *ctx, gp_cuda_integrate *c, const char *
 }
 
 gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
-                                   const gp_expr *e, gp_dtype precision, void **kernel,
-                                   double *compile_s) {
+                                   const gp_expr *e, gp_dtype precision, int compile,
+                                   void **kernel, double *compile_s) {
   *compile_s = 0;
+  *kernel = NULL;
   gp_status s = state_of(ctx, state);
   if (s) return s;
   gp_cuda_integrate *c = *state;
@@ -155,8 +162,8 @@ gp_status gp_cuda_integrate_kernel(gp_context *ctx, gp_cuda_integrate **state,
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "out of host memory for a compiled module");
   }
   const double t0 = gp_wall_seconds();
-  s = load_module(ctx, c, src, &m->lib, &m->kernel);
-  if (s) {
+  s = load_module(ctx, c, src, compile, &m->lib, &m->kernel);
+  if (s || !m->kernel) { /* failed, or nothing cached and no compile asked for */
     free(src);
     free(m);
     return s;
@@ -180,6 +187,18 @@ gp_status gp_cuda_integrate_launch(gp_context *ctx, gp_cuda_integrate **state, v
   unsigned long long m = p->m, tiles = p->tiles;
   void *args[] = {&a, &b, &h, &m, &tiles, &partials, &counter, &out};
   return gp_jit_launch(ctx, kernel, p->grid, GP_TRAP_THREADS, args);
+}
+
+gp_status gp_cuda_integrate_interp(gp_context *ctx, gp_cuda_integrate **state,
+                                   const gp_interp_prog *prog, const gp_trap_plan *p,
+                                   double *out) {
+  gp_status s = state_of(ctx, state);
+  if (s) return s;
+  char *scr = (char *)(*state)->scratch;
+  double *partials = (double *)(scr + SCRATCH_PARTIALS);
+  unsigned int *counter = (unsigned int *)(scr + SCRATCH_COUNTER);
+  return p->precision == GP_F32 ? gp_cuda_trap_interp_f32(ctx, prog, p, partials, counter, out)
+                                : gp_cuda_trap_interp_f64(ctx, prog, p, partials, counter, out);
 }
 
 gp_status gp_cuda_integrate_seed(gp_context *ctx, gp_cuda_integrate **state, int stage,

@@ -1,9 +1,11 @@
 /* The trapezoid kernel that NVRTC compiles for each expression: the tiled sum of
  * src/core/integrate.h, the block tree of warp_reduce.cuh and the last-block-done combine.
  * The includer defines gp_real, gp_f(x), GP_F32, GP_THREADS, GP_ITEMS, GP_TILE and
- * GP_FOLD (codegen.c emits them in front of this file's text, embedded at build time;
- * trap_kernel_check.cu stamps it with f(x) = x so nvcc checks it in every build). The
- * CPU backend (src/cpu/integrate_cpu.c) replays its order of operations bit for bit. */
+ * GP_FOLD (codegen.c emits them in front of this file's text, embedded at build time),
+ * and may name the kernel (GP_TRAP_KERNEL_NAME) and add parameters after `out`
+ * (GP_TRAP_EXTRA_PARAMS): trap_interp.cuh stamps it with an interpreted f, which nvcc
+ * compiles into the library. The CPU backend (src/cpu/integrate_cpu.c) replays its
+ * order of operations bit for bit. */
 #ifndef GP_CUDA_INTEGRATE_TRAP_KERNEL_CUH
 #define GP_CUDA_INTEGRATE_TRAP_KERNEL_CUH
 
@@ -21,10 +23,16 @@
 /* Cost: per point one fma for x, f, and an F64 add (F32: one per GP_FOLD points);
  * per block one block tree and one ticket atomic; the last block also reads G
  * partials. One launch, nothing stored but G doubles: no memset, no host sync. */
-extern "C" __global__ void __launch_bounds__(GP_THREADS) gp_integrate_kernel(
+#ifndef GP_TRAP_KERNEL_NAME
+#define GP_TRAP_KERNEL_NAME gp_integrate_kernel
+#endif
+#ifndef GP_TRAP_EXTRA_PARAMS
+#define GP_TRAP_EXTRA_PARAMS
+#endif
+extern "C" __global__ void __launch_bounds__(GP_THREADS) GP_TRAP_KERNEL_NAME(
     const double a, const double b, const double h, const unsigned long long m,
     const unsigned long long tiles, double *partials, unsigned int *counter,
-    double *out) {
+    double *out GP_TRAP_EXTRA_PARAMS) {
   __shared__ double warp_sums[GP_WARP_SIZE];
   const unsigned int t = threadIdx.x;
   const unsigned int G = gridDim.x;

@@ -1,0 +1,68 @@
+/* The trapezoid kernel with f(x) interpreted: nvcc compiles trap_kernel.cuh once per
+ * precision in the library (trap_interp_f32.cu, trap_interp_f64.cu) with f evaluated
+ * from a small postfix program passed by value as a kernel parameter, so a new
+ * expression runs at once, with no NVRTC compile (127-207 ms on the H200 host). Every
+ * operation is the one the generated kernel performs (the same CUDA functions, no
+ * contraction: both are built with --fmad=false), so the bits are the same; the
+ * interpreter costs time per point, which src/api/integrate.c weighs against a compile.
+ * Shared by C (the builder) and CUDA (the kernels). */
+#ifndef GP_CUDA_INTEGRATE_INTERP_H
+#define GP_CUDA_INTEGRATE_INTERP_H
+
+#include "core/context.h"
+#include "core/expr.h"
+#include "core/integrate.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What fits a program (larger expressions are compiled). A parameter of ~0.5 KB. */
+#define GP_INTERP_MAX_CODE 120
+#define GP_INTERP_MAX_CONSTS 32
+#define GP_INTERP_MAX_STACK 16
+
+/* Rent or buy (src/api/integrate.c): an expression is interpreted until the points
+ * times operations interpreted for it, the next call's included, would pass this
+ * budget; then it is compiled (NVRTC, 127-207 ms on the H200 host) and runs compiled
+ * from then on, so no sequence of calls pays much more than twice what knowing the
+ * future would have cost. The budget is a compile's time over the interpreter's extra
+ * time per point and operation, measured on the H200 (docs/perf/integrate.md). */
+#ifndef GP_INTERP_BUDGET
+#define GP_INTERP_BUDGET 6e10
+#endif
+
+/* Operations: push x, push k[arg]; then unary and binary ones on the top of stack. */
+enum gp_interp_op {
+  GP_IOP_X, GP_IOP_CONST,
+  GP_IOP_NEG, GP_IOP_SQUARE, GP_IOP_SIN, GP_IOP_COS, GP_IOP_TAN, GP_IOP_EXP, GP_IOP_LOG,
+  GP_IOP_SQRT, GP_IOP_ABS, GP_IOP_FLOOR, GP_IOP_CEIL,
+  GP_IOP_ADD, GP_IOP_SUB, GP_IOP_MUL, GP_IOP_DIV, GP_IOP_POW, GP_IOP_MIN, GP_IOP_MAX
+};
+
+typedef struct gp_interp_prog {
+  double k[GP_INTERP_MAX_CONSTS]; /* constants; F32 uses (float)k[i], as codegen.c does */
+  uint32_t ncode;
+  uint8_t op[GP_INTERP_MAX_CODE];  /* enum gp_interp_op */
+  uint8_t arg[GP_INTERP_MAX_CODE]; /* GP_IOP_CONST: index into k */
+} gp_interp_prog;
+
+/* Translates e's postfix program into *p. Returns 0, or -1 when e does not fit (too
+ * many operations, constants or stack slots): the caller compiles it instead. */
+int gp_interp_build(const gp_expr *e, gp_interp_prog *p);
+
+/* Enqueues the interpreted kernel for `precision` (GP_F32 or GP_F64) with the plan's
+ * grid on the context's stream; arguments as gp_codegen_integrate's kernel. */
+gp_status gp_cuda_trap_interp_f32(gp_context *ctx, const gp_interp_prog *prog,
+                                  const gp_trap_plan *p, double *partials,
+                                  unsigned int *counter, double *out);
+gp_status gp_cuda_trap_interp_f64(gp_context *ctx, const gp_interp_prog *prog,
+                                  const gp_trap_plan *p, double *partials,
+                                  unsigned int *counter, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
