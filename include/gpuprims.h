@@ -755,7 +755,7 @@ gp_status gp_model_span(gp_context *ctx, const gp_span_config *cfg, gp_span_desi
  * sequence of calls pays much more than twice its best choice. gp_integrate_prepare
  * compiles ahead of time instead. GPUPRIMS_JIT=always compiles at first use, =never
  * interprets every expression that fits the interpreter (120 operations, 32 constants,
- * a stack of 16); larger ones are always compiled. The cache keeps one file per
+ * a stack of 8); larger ones are always compiled. The cache keeps one file per
  * expression, precision, GPU architecture and library/NVRTC version in
  * $GPUPRIMS_CACHE_DIR, else $XDG_CACHE_HOME/gpuprims, else ~/.cache/gpuprims;
  * GPUPRIMS_CACHE_DIR=off (or empty) turns it off. Processes may share it; a damaged

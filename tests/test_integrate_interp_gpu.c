@@ -46,7 +46,8 @@ int main(void) {
       "sin(x)", "cos(3*x)", "tan(x/4)", "exp(-x^2)", "log(x)", "sqrt(x)", "abs(x - 1.5)",
       "floor(3*x)/4", "ceil(x*2)", "pow(x, 1.5)", "x^0.5", "2^x", "min(x, 2) + max(x, 1.1)",
       "sin(x)*exp(-x/3) + cos(2*x)",
-      "sin(x)*exp(-x^2) + floor(3*x)/4 - max(min(x, pi), -e)"};
+      "sin(x)*exp(-x^2) + floor(3*x)/4 - max(min(x, pi), -e)",
+      "x - (x/2 - (x/3 - (x/4 - (x/5 - (x/6 - x/7)))))" /* the stack's 8 slots */};
   const uint64_t ns[] = {1, 2, 3, 2049, 8193, 1000003, (1u << 22) + 7};
   int compared = 0;
   for (size_t e = 0; e < sizeof exprs / sizeof exprs[0]; e++)
@@ -61,11 +62,15 @@ int main(void) {
       }
   printf("interpreted == compiled: %d integrals\n", compared);
 
-  /* too large for the interpreter: compiled even with never */
+  /* too large for the interpreter (operations, stack): compiled even with never */
   char *big = sum_of_x(GP_INTERP_MAX_CODE / 2 + 1, "");
   double t = -1;
   CHECK_NEAR(integ(interp, big, 0, 1, 1000, GP_F64), (GP_INTERP_MAX_CODE / 2 + 1) * 0.5, 0, 1e-13);
   CHECK_OK(interp, gp_integrate_prepare(interp, big, GP_F64, &t));
+  CHECK_MSG(t == 0, "prepare of a compiled expression took %g s", t);
+  const char *deep = "x+(x+(x+(x+(x+(x+(x+(x+(x+x))))))))"; /* 10 slots */
+  CHECK_NEAR(integ(interp, deep, 0, 1, 1000, GP_F64), 5.0, 0, 1e-13);
+  CHECK_OK(interp, gp_integrate_prepare(interp, deep, GP_F64, &t));
   CHECK_MSG(t == 0, "prepare of a compiled expression took %g s", t);
   /* never: prepare interprets and compiles nothing */
   CHECK_OK(interp, gp_integrate_prepare(interp, "x^3 + 1", GP_F64, &t));
@@ -77,12 +82,12 @@ int main(void) {
      both give the interpreter's bits */
   gp_context *aut = ctx_with("auto");
   char *e1 = sum_of_x(50, ""), *e2 = sum_of_x(50, " + 1");
-  const double ops = 99.0; /* 50 x's and 49 additions */
   const double e1_small = integ(aut, e1, 0, 1, 1000, GP_F64);
   CHECK_OK(aut, gp_integrate_prepare(aut, e1, GP_F64, &t));
   CHECK_MSG(t > 0, "auto: %s was compiled before prepare asked", "e1");
   CHECK(memcmp(&e1_small, &(double){integ(interp, e1, 0, 1, 1000, GP_F64)}, sizeof t) == 0);
-  const uint64_t n_buy = (uint64_t)(GP_INTERP_BUDGET / ops) + 1000;
+  const double ops = 101.0; /* e2: 50 x's, a constant and 50 additions */
+  const uint64_t n_buy = (uint64_t)(GP_INTERP_COMPILE_S / (GP_INTERP_OP_S_F64 * ops)) + 1000;
   const double e2_big = integ(aut, e2, 0, 1, n_buy, GP_F64);
   CHECK_OK(aut, gp_integrate_prepare(aut, e2, GP_F64, &t));
   CHECK_MSG(t == 0, "auto: a call of %llu points did not compile (prepare took %g s)",

@@ -26,7 +26,7 @@ typedef struct gp_jit_entry {
   void *kernel; /* cudaKernel_t; NULL on the CPU backend and until compiled */
 #if GP_HAVE_CUDA
   gp_interp_prog *prog; /* NULL when the expression does not fit the interpreter */
-  double rent;          /* points x operations interpreted so far */
+  double rent;          /* seconds the interpreter has cost it (GP_INTERP_COMPILE_S) */
 #endif
   struct gp_jit_entry *next;
 } gp_jit_entry;
@@ -34,7 +34,8 @@ typedef struct gp_jit_entry {
 #define GP_JIT_MAX_ENTRIES 256
 
 /* When a CUDA context compiles an expression (GPUPRIMS_JIT, read once per context):
- * AUTO interprets it until the interpreter's extra time would pass a compile's (below);
+ * AUTO interprets it until the interpreter's extra time would pass a compile's
+ * (interp.h);
  * ALWAYS compiles at first use; NEVER interprets wherever the program fits. */
 typedef enum { GP_JIT_AUTO, GP_JIT_ALWAYS, GP_JIT_NEVER } gp_jit_mode;
 
@@ -123,6 +124,7 @@ static void entry_free(gp_jit_entry *en) {
 static gp_status get_kernel(gp_context *ctx, struct gp_jit_cache *c, gp_jit_entry *en,
                             int compile, double *compile_s) {
   if (en->kernel) return GP_OK;
+  if (!compile && en->prog && c->mode == GP_JIT_NEVER) return GP_OK; /* not even the disk's */
   return gp_cuda_integrate_kernel(ctx, &c->cuda, &en->expr, en->precision,
                                   compile || !en->prog || c->mode == GP_JIT_ALWAYS,
                                   &en->kernel, compile_s);
@@ -248,9 +250,10 @@ static gp_status integrate(gp_context *ctx, const char *expr, double a, double b
                      "gp_integrate_device: result (%p) is host memory: pass device memory, "
                      "or call gp_integrate_ex", (void *)result);
     struct gp_jit_cache *c = ctx->jit;
-    if (!en->kernel) { /* rent (interpret) or buy (compile): GP_INTERP_BUDGET */
-      const double cost = ((double)p.m + 2.0) * (double)en->prog->ncode;
-      if (c->mode != GP_JIT_NEVER && en->rent + cost > GP_INTERP_BUDGET) {
+    if (!en->kernel) { /* rent (interpret) or buy (compile): interp.h */
+      const double cost = ((double)p.m + 2.0) * (double)en->prog->ncode *
+                          (precision == GP_F32 ? GP_INTERP_OP_S_F32 : GP_INTERP_OP_S_F64);
+      if (c->mode != GP_JIT_NEVER && en->rent + cost > GP_INTERP_COMPILE_S) {
         if ((s = get_kernel(ctx, c, en, 1, &compile_s))) return s;
       } else {
         en->rent += cost;

@@ -22,17 +22,20 @@ extern "C" {
 /* What fits a program (larger expressions are compiled). A parameter of ~0.5 KB. */
 #define GP_INTERP_MAX_CODE 120
 #define GP_INTERP_MAX_CONSTS 32
-#define GP_INTERP_MAX_STACK 16
+#define GP_INTERP_MAX_STACK 8
 
-/* Rent or buy (src/api/integrate.c): an expression is interpreted until the points
- * times operations interpreted for it, the next call's included, would pass this
- * budget; then it is compiled (NVRTC, 127-207 ms on the H200 host) and runs compiled
- * from then on, so no sequence of calls pays much more than twice what knowing the
- * future would have cost. The budget is a compile's time over the interpreter's extra
- * time per point and operation, measured on the H200 (docs/perf/integrate.md). */
-#ifndef GP_INTERP_BUDGET
-#define GP_INTERP_BUDGET 6e10
+/* Rent or buy (src/api/integrate.c): an expression is interpreted until the time the
+ * interpreter has cost it over the compiled kernel, the next call's included, would
+ * pass a compile's; then it is compiled and runs compiled from then on, so no sequence
+ * of calls pays much more than twice what knowing the future would have cost. Measured
+ * on the H200 (2026-12-02, docs/perf/integrate.md): a first NVRTC compile 149-242 ms;
+ * the interpreter's extra time per point and operation 1.2-1.4 ps in F32 and 1.9-2.3
+ * ps in F64 (x^2, 1/(1+x^2), sin(x)^2 at 2^30 points). */
+#ifndef GP_INTERP_COMPILE_S
+#define GP_INTERP_COMPILE_S 0.2
 #endif
+#define GP_INTERP_OP_S_F32 1.3e-12
+#define GP_INTERP_OP_S_F64 2.1e-12
 
 /* Operations: push x, push k[arg]; then unary and binary ones on the top of stack. */
 enum gp_interp_op {

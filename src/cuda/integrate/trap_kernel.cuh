@@ -58,8 +58,12 @@ extern "C" __global__ void __launch_bounds__(GP_THREADS) GP_TRAP_KERNEL_NAME(
        32 more calls or inlined f's to optimize; the full tiles skip the zeroing on
        one branch as before, and every kept value is the same f(x)) */
     gp_real v[GP_ITEMS];
+#ifdef GP_F_ALL /* the interpreter (trap_interp.cuh): v[j] = f(GP_X(j)) for every j */
+    GP_F_ALL(v);
+#else
 #pragma unroll
     for (int j = 0; j < GP_ITEMS; j++) v[j] = gp_f(GP_X(j));
+#endif
     if (k0 + GP_ITEMS > m) {
 #pragma unroll
       for (int j = 0; j < GP_ITEMS; j++)
