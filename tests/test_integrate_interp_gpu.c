@@ -86,8 +86,8 @@ int main(void) {
   CHECK_OK(aut, gp_integrate_prepare(aut, e1, GP_F64, &t));
   CHECK_MSG(t > 0, "auto: %s was compiled before prepare asked", "e1");
   CHECK(memcmp(&e1_small, &(double){integ(interp, e1, 0, 1, 1000, GP_F64)}, sizeof t) == 0);
-  const double ops = 101.0; /* e2: 50 x's, a constant and 50 additions */
-  const uint64_t n_buy = (uint64_t)(GP_INTERP_COMPILE_S / (GP_INTERP_OP_S_F64 * ops)) + 1000;
+  uint64_t n_buy = 1000; /* e2: 50 x's, a constant and 50 additions */
+  while (gp_interp_extra_s(0, (double)n_buy, 101) <= GP_INTERP_COMPILE_S) n_buy += n_buy / 4;
   const double e2_big = integ(aut, e2, 0, 1, n_buy, GP_F64);
   CHECK_OK(aut, gp_integrate_prepare(aut, e2, GP_F64, &t));
   CHECK_MSG(t == 0, "auto: a call of %llu points did not compile (prepare took %g s)",

@@ -251,8 +251,8 @@ static gp_status integrate(gp_context *ctx, const char *expr, double a, double b
                      "or call gp_integrate_ex", (void *)result);
     struct gp_jit_cache *c = ctx->jit;
     if (!en->kernel) { /* rent (interpret) or buy (compile): interp.h */
-      const double cost = ((double)p.m + 2.0) * (double)en->prog->ncode *
-                          (precision == GP_F32 ? GP_INTERP_OP_S_F32 : GP_INTERP_OP_S_F64);
+      const double cost =
+          gp_interp_extra_s(precision == GP_F32, (double)p.m + 2.0, en->prog->ncode);
       if (c->mode != GP_JIT_NEVER && en->rent + cost > GP_INTERP_COMPILE_S) {
         if ((s = get_kernel(ctx, c, en, 1, &compile_s))) return s;
       } else {

@@ -77,11 +77,11 @@ static gp_status reserve(gp_context *ctx, const gp_ws_layout *lay, void **ws, co
 /* GPU AUTO: pairs by radix (the bitonic network is not stable) past use_composite's
    sizes; keys alone by bitonic for segments and for single sorts up to the measured
    crossover. */
-static int use_radix(size_t n, size_t seg, int vb, gp_sort_algo algo) {
+static int use_radix(size_t kb, size_t n, size_t seg, int vb, gp_sort_algo algo) {
   if (algo == GP_SORT_RADIX) return 1;
   if (algo != GP_SORT_AUTO) return 0;
   if (vb) return seg == n;
-  return seg == n && n > ((size_t)1 << GP_RX_AUTO_LOG2_KEYS);
+  return seg == n && n > ((size_t)1 << (kb == 8 ? GP_RX_AUTO_LOG2_KEYS8 : GP_RX_AUTO_LOG2_KEYS));
 }
 
 /* GPU AUTO: stable pairs of 4-byte keys from above the radix middle block up to the
@@ -103,7 +103,7 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   const int wait = kk == GP_MEM_MANAGED || kv == GP_MEM_MANAGED;
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
   const int comp = use_composite(kb, n, seg, vb, algo);
-  int radix = !comp && use_radix(n, seg, vb, algo);
+  int radix = !comp && use_radix(kb, n, seg, vb, algo);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;

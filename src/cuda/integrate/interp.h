@@ -27,15 +27,26 @@ extern "C" {
 /* Rent or buy (src/api/integrate.c): an expression is interpreted until the time the
  * interpreter has cost it over the compiled kernel, the next call's included, would
  * pass a compile's; then it is compiled and runs compiled from then on, so no sequence
- * of calls pays much more than twice what knowing the future would have cost. Measured
- * on the H200 (2026-12-02, docs/perf/integrate.md): a first NVRTC compile 149-242 ms;
- * the interpreter's extra time per point and operation 1.2-1.4 ps in F32 and 1.9-2.3
- * ps in F64 (x^2, 1/(1+x^2), sin(x)^2 at 2^30 points). */
+ * of calls pays much more than twice what knowing the future would have cost. The
+ * model of that extra time, fitted to the H200 (2026-12-02, docs/perf/integrate.md:
+ * x^2, 1/(1+x^2), sin(x)^2 and a 21-operation mix at 2^16 .. 2^30 points; the
+ * interpreter took 1.2-4.2x the compiled kernel's time): per operation, a latency of
+ * GP_INTERP_OP_LAT_* a call plus GP_INTERP_OP_PT_* a point (measured 0.14-0.26 ps in
+ * F32 and 0.18-0.49 ps in F64 at 2^30 points; 1.2-1.6 us an operation at 2^16); a first
+ * NVRTC compile took 149-242 ms there. */
 #ifndef GP_INTERP_COMPILE_S
 #define GP_INTERP_COMPILE_S 0.2
 #endif
-#define GP_INTERP_OP_S_F32 1.3e-12
-#define GP_INTERP_OP_S_F64 2.1e-12
+#define GP_INTERP_OP_PT_F32 0.26e-12
+#define GP_INTERP_OP_PT_F64 0.49e-12
+#define GP_INTERP_OP_LAT_F32 1.3e-6
+#define GP_INTERP_OP_LAT_F64 1.6e-6
+
+/* The model's extra seconds of one interpreted call of `points` points. */
+static inline double gp_interp_extra_s(int f32, double points, unsigned ncode) {
+  return (double)ncode * (f32 ? points * GP_INTERP_OP_PT_F32 + GP_INTERP_OP_LAT_F32
+                              : points * GP_INTERP_OP_PT_F64 + GP_INTERP_OP_LAT_F64);
+}
 
 /* Operations: push x, push k[arg]; then unary and binary ones on the top of stack. */
 enum gp_interp_op {
