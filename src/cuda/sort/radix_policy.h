@@ -136,9 +136,11 @@
 
 /* AUTO (src/api/sort.c): 4-byte keys alone go to bitonic up to 2^GP_RX_AUTO_LOG2_KEYS
    keys (bitonic's cluster sort measured 2.3x CUB at 2^16, docs/perf/sort.md), radix
-   above; 8-byte keys alone up to 2^GP_RX_AUTO_LOG2_KEYS8 (H200, 2026-12-02, u64 /
-   f64 bitonic against radix: 2^17 79.5 / 80.8 against 86.0 / 85.6 us, 2^18 92.3 /
-   94.2 against 98.3 / 95.6; the one-cluster radix sort ends at 2^16 there). Pairs (stable) take radix, except 4-byte keys from above the middle block up
+   above; 8-byte keys alone up to 2^GP_RX_AUTO_LOG2_KEYS8 (H200, 2026-12-02, u64 / i64 /
+   f64 bitonic against radix: 2^17 79.7 / 79.6 / 79.7 against 86.1 / 86.1 / 87.1 us, 2^18
+   92.7 / 92.6 / 92.9 against 97.4 / 97.4 / 97.9, 2^19 111.4 / 112.1 / 112.8 against
+   118.4 / 118.4 / 117.7, 2^20 167.4 / 167.1 / 167.4 against 145.6 / 145.7 / 144.9;
+   docs/perf/sort.md; the one-cluster radix sort ends at 2^16 there). Pairs (stable) take radix, except 4-byte keys from above the middle block up
    to 2^GP_RX_PAIRS_BITONIC_LOG2: the bitonic sort of (key << 32 | index) composites,
    which are distinct, so their order is the stable one; values are gathered after.
    gp_argsort of 4-byte keys the same up to 2^GP_RX_ARGSORT_BITONIC_LOG2 (radix.cu).
@@ -149,7 +151,7 @@
 #define GP_RX_AUTO_LOG2_KEYS 16
 #endif
 #ifndef GP_RX_AUTO_LOG2_KEYS8
-#define GP_RX_AUTO_LOG2_KEYS8 18
+#define GP_RX_AUTO_LOG2_KEYS8 19
 #endif
 #ifndef GP_RX_PAIRS_BITONIC_LOG2
 #define GP_RX_PAIRS_BITONIC_LOG2 12
