@@ -217,8 +217,8 @@ gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
 
 /* Sorts n keys in place. Floats sort in the total order
  * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN (descending reverses it).
- *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys, GP_SORT_RADIX above
- *    (docs/perf/sort.md). The CPU backend always runs its stable radix sort (except
+ *  - GP_SORT_AUTO on the GPU: bitonic up to 2^16 keys (2^19 for 8-byte keys),
+ *    GP_SORT_RADIX above (docs/perf/sort.md). The CPU backend always runs its stable radix sort (except
  *    GP_SORT_BITONIC_SEED).
  *  - GP_SORT_RADIX above 2048 keys uses device
  *    workspace of n keys (plus n values for pairs) and n / 3 bytes of look-back state
