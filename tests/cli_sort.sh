@@ -25,6 +25,11 @@ printf '5\n-3\n10\n0\n-3\n7\n' >"$T/a.txt"
 "$G" sort "$T/a.txt" "$T/c.txt" --dtype i32 --desc --backend cpu --algo bitonic-seed || err "desc seed"
 [ "$(tr '\n' ' ' <"$T/c.txt")" = "10 7 5 0 -3 -3 " ] || err "text descending: $(cat "$T/c.txt")"
 
+# -v: the steps' times on stderr, the output unchanged
+"$G" sort "$T/a.txt" "$T/v.txt" --dtype i64 --backend cpu -v 2>"$T/v.err" || err "sort -v"
+[ "$(tr '\n' ' ' <"$T/v.txt")" = "-3 -3 0 5 7 10 " ] || err "-v output: $(cat "$T/v.txt")"
+grep -q "6 keys: read .* s, .*sort .* s (cpu), write .* s" "$T/v.err" || err "-v: $(cat "$T/v.err")"
+
 # floats in the total order: -nan < -inf < -1 < -0 < 0 < 1 < inf < nan
 printf 'nan\n1\n-0\ninf\n-inf\n0\n-1\n-nan\n' >"$T/f.txt"
 "$G" sort "$T/f.txt" "$T/g.txt" --dtype f64 --backend cpu || err "sort floats"
