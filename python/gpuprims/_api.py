@@ -323,8 +323,9 @@ def integrate(expr: str, a: Union[float, str], b: Union[float, str], n: int = 2 
 
     expr uses x, numbers, + - * / ^, pi, e and sin cos tan exp log sqrt abs floor ceil
     pow min max. a and b may be numbers or constant expressions ("pi/2"). precision:
-    "f64", or "f32" (x and f in float, sums in double). Deterministic; on CUDA the
-    first call for an expression compiles it (NVRTC), later calls are one launch.
+    "f64", or "f32" (x and f in float, sums in double). Deterministic; on CUDA a new
+    expression runs at once in an interpreted kernel and is compiled (NVRTC) once the
+    points evaluated make that pay, with the same bits either way (GPUPRIMS_JIT).
 
     >>> import gpuprims
     >>> round(gpuprims.integrate("sin(x)^2", 0, "pi", n=1000), 12)
