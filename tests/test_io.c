@@ -667,6 +667,38 @@ static void test_safe_output(gp_context *ctx) {
   free(big);
 }
 
+/* A body of GP_IO_PAR_MIN bytes or more goes through fallocate and a shared mapping on
+ * Linux: past RLIMIT_FSIZE the fallocate fails (EFBIG), the save reports it, the old
+ * file stays whole and no temporary is left (no SIGBUS from the mapping). */
+static void test_mapped_write_limit(gp_context *ctx) {
+  const size_t n = ((size_t)5 << 20) + 1; /* 40 MiB of f64 */
+  double *v = (double *)malloc(n * sizeof *v);
+  CHECK(v != NULL);
+  if (!v) return;
+  for (size_t i = 0; i < n; i++) v[i] = (double)i;
+  double small_v[3] = {3, 1, 2};
+  gp_array big = {GP_F64, n, v}, small = {GP_F64, 3, small_v};
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("mref.npy"), GP_FILE_AUTO, &small));
+  CHECK_OK(ctx, gp_array_save(ctx, tmp("mfull.npy"), GP_FILE_AUTO, &small));
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {1 << 20, 1 << 20};
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(3);
+    gp_status s = gp_array_save(ctx, tmp("mfull.npy"), GP_FILE_AUTO, &big);
+    _exit(s == GP_ERR_IO && strstr(gp_last_error(ctx), "File too large") ? 0 : 4);
+  }
+  int wst = 0;
+  CHECK(pid > 0 && waitpid(pid, &wst, 0) == pid);
+  CHECK_MSG(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "RLIMIT_FSIZE child (40 MiB): status %d", wst);
+  CHECK_MSG(same_bytes(tmp("mfull.npy"), tmp("mref.npy")), "mfull.npy changed by a failed save");
+  CHECK_EQ_I64(leftover_tmp_files(), 0);
+  remove(tmp("mfull.npy"));
+  remove(tmp("mref.npy"));
+  free(v);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "%s/gpuprims_test_io_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
   if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
@@ -679,6 +711,7 @@ int main(void) {
   test_big(ctx);
   test_parallel_body(ctx);
   test_safe_output(ctx);
+  test_mapped_write_limit(ctx);
   gp_destroy(ctx);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -31,7 +31,18 @@ gp_status gp_io_read_body(gp_context *ctx, FILE *f, const char *path, void *dst,
 /* After the last expected byte: GP_ERR_FORMAT when f has more ("<what>"), so a pipe is
  * checked as a file of known size is. */
 gp_status gp_io_expect_eof(gp_context *ctx, FILE *f, const char *path, const char *what);
-/* Writes exactly `bytes` in chunks; GP_ERR_IO with strerror on failure. */
+/* Writes exactly `bytes` in chunks; GP_ERR_IO with strerror on failure. On Linux the
+ * body of a regular file of at least GP_IO_PAR_MIN bytes is written through a shared
+ * mapping by several threads after fallocate reserved its blocks (GP_IO_MMAP_WRITE;
+ * where fallocate or the mapping is refused, by write()), and its pieces are handed to
+ * the disk as they are written (GP_IO_EARLY_WRITEBACK: sync_file_range), so
+ * gp_io_out_commit's fsync waits for the last ones only. */
+#ifndef GP_IO_MMAP_WRITE
+#define GP_IO_MMAP_WRITE 1
+#endif
+#ifndef GP_IO_EARLY_WRITEBACK
+#define GP_IO_EARLY_WRITEBACK 1
+#endif
 gp_status gp_io_write_all(gp_context *ctx, FILE *f, const char *path, const void *src,
                           size_t bytes);
 /* n * elem_size without overflow; GP_ERR_FORMAT naming the file when it would overflow. */
