@@ -667,10 +667,10 @@ static void test_safe_output(gp_context *ctx) {
   free(big);
 }
 
-/* A body of GP_IO_PAR_MIN bytes or more goes through fallocate and a shared mapping on
- * Linux: past RLIMIT_FSIZE the fallocate fails (EFBIG), the save reports it, the old
- * file stays whole and no temporary is left (no SIGBUS from the mapping). */
-static void test_mapped_write_limit(gp_context *ctx) {
+/* A body of GP_IO_PAR_MIN bytes or more is handed to the disk chunk by chunk as it is
+ * written (sync_file_range on Linux): past RLIMIT_FSIZE the save still reports "File
+ * too large", the old file stays whole and no temporary is left. */
+static void test_large_write_limit(gp_context *ctx) {
   const size_t n = ((size_t)5 << 20) + 1; /* 40 MiB of f64 */
   double *v = (double *)malloc(n * sizeof *v);
   CHECK(v != NULL);
@@ -711,7 +711,7 @@ int main(void) {
   test_big(ctx);
   test_parallel_body(ctx);
   test_safe_output(ctx);
-  test_mapped_write_limit(ctx);
+  test_large_write_limit(ctx);
   gp_destroy(ctx);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -15,9 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
@@ -141,68 +138,24 @@ gp_status gp_io_expect_eof(gp_context *ctx, FILE *f, const char *path, const cha
   return gp_fail(ctx, GP_ERR_FORMAT, "%s: %s", path, what);
 }
 
-#if defined(__linux__)
-/* The body of a regular file, from offset `off` (page cache, H200 host, 2026-12-02: one
- * write() of a 512 MiB body ran at ~0.7 GB/s): blocks reserved with fallocate (so the
- * page faults below cannot run out of space), the range mapped and copied in pieces of
- * GP_IO_PAR_PIECE by several threads, each piece handed to the disk (SYNC_FILE_RANGE_WRITE)
- * once copied, so the commit's fsync waits for the last ones only. Returns 0 when
- * written, -1 to take the write() path instead (a file system without fallocate, a
- * refused mapping), or an errno. */
-static int write_mapped(int fd, off_t off, const unsigned char *src, size_t bytes) {
-  if (fallocate(fd, 0, off, (off_t)bytes) != 0)
-    return errno == ENOSPC || errno == EFBIG || errno == EIO ? errno : -1;
-  const off_t page = (off_t)sysconf(_SC_PAGESIZE);
-  const off_t at = off - off % page;
-  const size_t len = bytes + (size_t)(off - at);
-  unsigned char *m = (unsigned char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, at);
-  if (m == MAP_FAILED) return -1;
-  unsigned char *dst = m + (off - at);
-  const long pieces = (long)((bytes + GP_IO_PAR_PIECE - 1) / GP_IO_PAR_PIECE);
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(io_threads()) schedule(dynamic, 1)
-#endif
-  for (long i = 0; i < pieces; i++) {
-    const size_t o = (size_t)i * GP_IO_PAR_PIECE;
-    const size_t n = bytes - o < GP_IO_PAR_PIECE ? bytes - o : GP_IO_PAR_PIECE;
-    memcpy(dst + o, src + o, n);
-#if GP_IO_EARLY_WRITEBACK
-    (void)sync_file_range(fd, off + (off_t)o, (off_t)n, SYNC_FILE_RANGE_WRITE);
-#endif
-  }
-  return munmap(m, len) == 0 ? 0 : errno;
-}
-#endif
-
 gp_status gp_io_write_all(gp_context *ctx, FILE *f, const char *path, const void *src,
                           size_t bytes) {
   const unsigned char *p = (const unsigned char *)src;
   size_t done = 0;
-#if defined(__linux__) && (GP_IO_MMAP_WRITE || GP_IO_EARLY_WRITEBACK)
+#if defined(__linux__) && GP_IO_EARLY_WRITEBACK
   struct stat st;
   const int fd = fileno(f);
   const off_t base = bytes >= GP_IO_PAR_MIN && fd >= 0 && fstat(fd, &st) == 0 &&
                              S_ISREG(st.st_mode) && fflush(f) == 0 ? ftello(f) : -1;
-#if GP_IO_MMAP_WRITE
-  if (base >= 0) {
-    const int e = write_mapped(fd, base, p, bytes);
-    if (e > 0)
-      return gp_fail(ctx, GP_ERR_IO, "%s: write of %zu bytes failed: %s", path, bytes, strerror(e));
-    if (e == 0) {
-      if (fseeko(f, base + (off_t)bytes, SEEK_SET) != 0)
-        return gp_fail(ctx, GP_ERR_IO, "%s: cannot seek past the data: %s", path, strerror(errno));
-      return GP_OK;
-    }
-  }
-#endif
 #endif
   while (done < bytes) {
     size_t want = bytes - done < GP_IO_CHUNK ? bytes - done : GP_IO_CHUNK;
     size_t put = fwrite(p + done, 1, want, f);
 #if defined(__linux__) && GP_IO_EARLY_WRITEBACK
     /* a regular file is fsync'd at commit: start each chunk's writeback as soon as it is
-       written, so the disk works while the next chunks are copied */
-    if (base >= 0 && put == want && fflush(f) == 0) /* best effort: fsync reports errors */
+       written, so the disk works while the next chunks are copied (best effort: the
+       fsync reports errors) */
+    if (base >= 0 && put == want && fflush(f) == 0)
       (void)sync_file_range(fd, base + (off_t)done, (off_t)put, SYNC_FILE_RANGE_WRITE);
 #endif
     done += put;

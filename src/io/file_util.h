@@ -31,15 +31,13 @@ gp_status gp_io_read_body(gp_context *ctx, FILE *f, const char *path, void *dst,
 /* After the last expected byte: GP_ERR_FORMAT when f has more ("<what>"), so a pipe is
  * checked as a file of known size is. */
 gp_status gp_io_expect_eof(gp_context *ctx, FILE *f, const char *path, const char *what);
-/* Writes exactly `bytes` in chunks; GP_ERR_IO with strerror on failure. On Linux the
- * body of a regular file of at least GP_IO_PAR_MIN bytes is written through a shared
- * mapping by several threads after fallocate reserved its blocks (GP_IO_MMAP_WRITE;
- * where fallocate or the mapping is refused, by write()), and its pieces are handed to
- * the disk as they are written (GP_IO_EARLY_WRITEBACK: sync_file_range), so
- * gp_io_out_commit's fsync waits for the last ones only. */
-#ifndef GP_IO_MMAP_WRITE
-#define GP_IO_MMAP_WRITE 1
-#endif
+/* Writes exactly `bytes` in chunks; GP_ERR_IO with strerror on failure. On Linux each
+ * GP_IO_CHUNK of a regular file's body of at least GP_IO_PAR_MIN bytes is handed to the
+ * disk as soon as it is written (sync_file_range(SYNC_FILE_RANGE_WRITE)), so
+ * gp_io_out_commit's fsync waits for the last one only: on the H200 host (ext4,
+ * 2026-12-02, docs/perf/host.md) `gpuprims sort`'s write of 512 MiB / 1 GiB took
+ * 0.40 / 0.87 s against 0.51 / 1.23 s (medians of 4). Writing through a shared mapping
+ * by several threads was measured too and gained nothing over it. */
 #ifndef GP_IO_EARLY_WRITEBACK
 #define GP_IO_EARLY_WRITEBACK 1
 #endif
