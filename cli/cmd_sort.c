@@ -3,6 +3,7 @@
  * --argsort writes the stable sorting permutation (gp_argsort, u64 indices); with
  * --gpus, over several GPUs of this process, or with --dist-file as one rank of a launched
  * job (gp_dist_sort, cli_dist.c). */
+#define _POSIX_C_SOURCE 200809L
 #include "cli_dist.h"
 #include "cli_util.h"
 #include "commands.h"
