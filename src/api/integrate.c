@@ -35,8 +35,7 @@ typedef struct gp_jit_entry {
 
 /* When a CUDA context compiles an expression (GPUPRIMS_JIT, read once per context):
  * AUTO interprets it until the interpreter's extra time would pass a compile's
- * (interp.h);
- * ALWAYS compiles at first use; NEVER interprets wherever the program fits. */
+ * (interp.h), ALWAYS compiles at first use, NEVER interprets wherever the program fits. */
 typedef enum { GP_JIT_AUTO, GP_JIT_ALWAYS, GP_JIT_NEVER } gp_jit_mode;
 
 struct gp_jit_cache {
