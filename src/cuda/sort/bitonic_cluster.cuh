@@ -14,6 +14,8 @@
  * of 1 + 2 (logP - LOGF).
  * Clusters need sm_90: device code for older GPUs gets an empty kernel that traps (the
  * host never launches it there: bs_run asks the context's arch first). */
+#include "cuda/common/cluster_launch.cuh"
+
 #include <cooperative_groups.h>
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
@@ -152,18 +154,9 @@ static gp_status bs_launch_cluster(gp_context *ctx, K *keys, V *vals, const bs_a
     gp_dev_flag_set(&attr_set, ctx->device);
   }
   const unsigned CL = a.logP > LOGF ? 1u << (a.logP - LOGF) : 1u;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3((unsigned)(a.nseg * CL), 1, 1);
-  cfg.blockDim = dim3(THREADS, 1, 1);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = (cudaStream_t)ctx->stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = CL;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = gp_cluster_config(&attr, (unsigned)a.nseg, CL, THREADS, smem,
+                                                   (cudaStream_t)ctx->stream);
   *done = 0;
   if (CL > 8) {
     /* per kernel and device: asked yet, and can 16-block clusters be resident? */

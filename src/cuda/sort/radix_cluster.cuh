@@ -22,6 +22,8 @@
  * leaves the cluster's shared memory.
  * Clusters need sm_90: device code for older GPUs gets an empty kernel that traps (the
  * host asks the context's arch first). */
+#include "cuda/common/cluster_launch.cuh"
+
 #include <cooperative_groups.h>
 
 template <int ITEMS, typename K> __host__ __device__ constexpr unsigned rx_cl_tile() {
@@ -161,17 +163,9 @@ static gp_status rx_cl_capacity(gp_context *ctx, u64 *cap) {
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
                                           cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchConfig_t q = {};
-    q.gridDim = dim3(GP_RX_CL_MAX_BLOCKS, 1, 1);
-    q.blockDim = dim3(GP_RX_CL_THREADS, 1, 1);
-    q.dynamicSmemBytes = smem;
     cudaLaunchAttribute qa;
-    qa.id = cudaLaunchAttributeClusterDimension;
-    qa.val.clusterDim.x = GP_RX_CL_MAX_BLOCKS;
-    qa.val.clusterDim.y = 1;
-    qa.val.clusterDim.z = 1;
-    q.attrs = &qa;
-    q.numAttrs = 1;
+    const cudaLaunchConfig_t q =
+        gp_cluster_config(&qa, 1, GP_RX_CL_MAX_BLOCKS, GP_RX_CL_THREADS, smem, 0);
     int nc = 0;
     if (cudaOccupancyMaxActiveClusters(&nc, rx_clustersort<ITEMS, K, V, PV>, &q) == cudaSuccess && nc > 0)
       gp_dev_flag_set(&big, ctx->device);
@@ -190,18 +184,9 @@ static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a) {
   constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
   constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
   const unsigned CL = (unsigned)((a.max_size + TILE - 1) / TILE);
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3((unsigned)(a.nseg * CL), 1, 1);
-  cfg.blockDim = dim3(GP_RX_CL_THREADS, 1, 1);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = (cudaStream_t)ctx->stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = CL;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = gp_cluster_config(&attr, (unsigned)a.nseg, CL, GP_RX_CL_THREADS,
+                                                   smem, (cudaStream_t)ctx->stream);
   GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, rx_clustersort<ITEMS, K, V, PV>, a));
   GP_LAUNCH_CHECK(ctx, "rx_clustersort", cfg.gridDim.x, cfg.blockDim.x, cfg.dynamicSmemBytes);
   return GP_OK;
