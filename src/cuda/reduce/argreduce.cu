@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 #define GP_ARG_THREADS 256u
+#ifndef GP_ARG_UNROLL
 #define GP_ARG_UNROLL 4u /* 16-byte loads in flight per thread */
+#endif
 #define GP_ARG_MAX_BLOCKS 4096u /* at most this many partial pairs in the scratch */
 
 /* The grid, from t = the input's unrolled iterations (tiles) and R = the resident
