@@ -10,15 +10,18 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims sort IN OUT [--desc] [--algo auto|bitonic|bitonic-seed|radix]\n"
           "                            [--segment N] [--argsort] [--backend auto|cuda|cpu]\n"
           "                            [--gpus N|all | --dist-file PATH] [--dtype T]\n"
-          "                            [--format F] [--out-format F] [-v]\n\n"
+          "                            [--format F] [--out-format F] [-v] [--progress]\n\n"
           "Sorts the numbers in IN and writes them to OUT (same type). Floats sort in the\n"
           "total order -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.\n\n"
           "  --desc        descending (default ascending)\n"
@@ -48,7 +51,10 @@ static void usage(FILE *f) {
           "  --out-format  format of OUT; default by its extension\n"
           "  -v, --verbose print on stderr the wall time of each step: reading IN (the\n"
           "                GPU context is made meanwhile), sorting, writing OUT (flushed\n"
-          "                to disk with fsync before the rename)\n\n"
+          "                to disk with fsync before the rename)\n"
+          "  --progress    show the step under way on stderr (reading, starting the GPU,\n"
+          "                sorting, writing); by default shown when stderr is a terminal\n"
+          "                and IN is a file of 256 MiB or more\n\n"
           "IN '-' is stdin (give --format), OUT '-' is stdout; '--' ends the options.\n"
           "OUT is replaced only once complete: a temporary file beside it is renamed over\n"
           "it, so IN may be OUT and a failed write never loses what OUT held; a symlink\n"
@@ -67,7 +73,7 @@ typedef struct sort_opts {
   gp_dtype dtype;
   gp_file_format fmt, out_fmt;
   uint64_t seg;
-  int verbose;
+  int verbose, progress;
 } sort_opts;
 
 /* The value v of option a (one that takes a value); 0 after a usage error. */
@@ -122,6 +128,10 @@ static int parse(int argc, char **argv, sort_opts *o) {
     }
     if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o->verbose = 1;
+      continue;
+    }
+    if (strcmp(a, "--progress") == 0) {
+      o->progress = 1;
       continue;
     }
     if (a[0] == '-' && a[1] != '\0') {
@@ -179,6 +189,32 @@ static int check(const sort_opts *o) {
   return 1;
 }
 
+/* Inputs from this size up take about a second or more: on a terminal each step is
+   shown as it starts. */
+#define SORT_PROGRESS_BYTES ((long long)256 << 20)
+
+static int want_progress(const sort_opts *o) {
+  if (o->progress) return 1;
+  struct stat st;
+  return isatty(STDERR_FILENO) && strcmp(o->paths[0], "-") != 0 &&
+         stat(o->paths[0], &st) == 0 && S_ISREG(st.st_mode) &&
+         (long long)st.st_size >= SORT_PROGRESS_BYTES;
+}
+
+/* The step under way, on one line of stderr (NULL: clear the line). */
+static void show_step(int on, const char *fmt, ...) {
+  if (!on) return;
+  char line[160] = "";
+  if (fmt) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+  }
+  fprintf(stderr, "\r%-78s%s", line, fmt ? "" : "\r");
+  fflush(stderr);
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -207,7 +243,7 @@ static int sort_array(gp_context *ctx, const sort_opts *o, gp_array *arr, gp_arr
 
 int cmd_sort(int argc, char **argv) {
   sort_opts o = {{NULL, NULL}, 0, 0, 0, -1, NULL, GP_SORT_AUTO, GP_BACKEND_AUTO, (gp_dtype)-1,
-                 GP_FILE_AUTO, GP_FILE_AUTO, 0, 0};
+                 GP_FILE_AUTO, GP_FILE_AUTO, 0, 0, 0};
   int rc = parse(argc, argv, &o);
   if (rc >= 0) return rc;
   if (!check(&o)) return EXIT_USAGE;
@@ -216,25 +252,34 @@ int cmd_sort(int argc, char **argv) {
   gp_context *io, *ctx;
   const int dist = o.gpus >= 0 || o.dist_file;
   const double t0 = now();
+  const int steps = want_progress(&o);
   if (!cli_create("sort", GP_BACKEND_CPU, &io)) return 1;
   cli_ctx_job job;
   cli_create_start(&job, dist ? GP_BACKEND_CPU : o.backend);
   gp_array arr = {GP_F64, 0, NULL};
+  show_step(steps, "gpuprims sort: reading %s ...", o.paths[0]);
   gp_status s = gp_array_load(io, cli_path(o.paths[0], 0), o.fmt, o.dtype, &arr);
   if (s != GP_OK) cli_fail("sort", io, "reading the input", s);
   gp_destroy(io);
   const double t1 = now();
+  if (s == GP_OK && o.backend != GP_BACKEND_CPU && !dist)
+    show_step(steps, "gpuprims sort: %zu keys read; starting the GPU ...", arr.n);
   if (!cli_create_finish("sort", &job, &ctx) || s != GP_OK) {
+    show_step(steps, NULL);
     gp_array_free(&arr);
     gp_destroy(ctx);
     return 1;
   }
   const double t2 = now();
   gp_array idx = {GP_U64, arr.n, NULL};
+  show_step(steps, "gpuprims sort: sorting %zu keys (%s) ...", arr.n,
+            dist ? "GPUs through NCCL" : gp_backend_name(gp_backend_of(ctx)));
   rc = sort_array(ctx, &o, &arr, &idx);
   const double t3 = now();
+  if (rc == 0) show_step(steps, "gpuprims sort: writing %s ...", o.paths[1]);
   if (rc == 0 && cli_save("sort", ctx, o.paths[1], o.out_fmt, o.argsort ? &idx : &arr) != GP_OK)
     rc = 1;
+  show_step(steps, NULL);
   if (o.verbose && rc == 0)
     fprintf(stderr,
             "gpuprims sort: %zu keys: read %.3f s, context ready %.3f s later, sort %.3f s "

@@ -30,6 +30,16 @@ printf '5\n-3\n10\n0\n-3\n7\n' >"$T/a.txt"
 [ "$(tr '\n' ' ' <"$T/v.txt")" = "-3 -3 0 5 7 10 " ] || err "-v output: $(cat "$T/v.txt")"
 grep -q "6 keys: read .* s, .*sort .* s (cpu), write .* s" "$T/v.err" || err "-v: $(cat "$T/v.err")"
 
+# --progress: the steps on stderr (on one line: carriage returns), then a cleared line
+"$G" sort "$T/a.txt" "$T/w.txt" --dtype i64 --backend cpu --progress 2>"$T/w.err" || err "sort --progress"
+[ "$(tr '\n' ' ' <"$T/w.txt")" = "-3 -3 0 5 7 10 " ] || err "--progress output: $(cat "$T/w.txt")"
+for s in "reading $T/a.txt" "sorting 6 keys (cpu)" "writing $T/w.txt"; do
+  tr '\r' '\n' <"$T/w.err" | grep -q "gpuprims sort: $s \.\.\." || err "--progress: no '$s' in: $(tr '\r' '|' <"$T/w.err")"
+done
+# not a terminal, a small file: no progress unless asked
+"$G" sort "$T/a.txt" "$T/w.txt" --dtype i64 --backend cpu 2>"$T/w.err" || err "sort (quiet)"
+[ ! -s "$T/w.err" ] || err "progress without --progress on a pipe: $(cat "$T/w.err")"
+
 # floats in the total order: -nan < -inf < -1 < -0 < 0 < 1 < inf < nan
 printf 'nan\n1\n-0\ninf\n-inf\n0\n-1\n-nan\n' >"$T/f.txt"
 "$G" sort "$T/f.txt" "$T/g.txt" --dtype f64 --backend cpu || err "sort floats"
