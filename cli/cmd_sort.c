@@ -284,7 +284,8 @@ int cmd_sort(int argc, char **argv) {
     fprintf(stderr,
             "gpuprims sort: %zu keys: read %.3f s, context ready %.3f s later, sort %.3f s "
             "(%s), write %.3f s\n",
-            arr.n, t1 - t0, t2 - t1, t3 - t2, gp_backend_name(gp_backend_of(ctx)), now() - t3);
+            arr.n, t1 - t0, t2 - t1, t3 - t2,
+            dist ? "GPUs through NCCL" : gp_backend_name(gp_backend_of(ctx)), now() - t3);
   free(idx.data);
   gp_array_free(&arr);
   gp_destroy(ctx);
