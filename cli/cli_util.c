@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void cli_error(const char *cmd, const char *fmt, ...) {
@@ -196,4 +197,10 @@ gp_status cli_save(const char *cmd, gp_context *ctx, const char *path, gp_file_f
     exit(EXIT_INTERRUPTED);
   }
   return s;
+}
+
+double cli_wall(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

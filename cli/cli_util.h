@@ -64,6 +64,8 @@ void cli_json_str(const char *s);
  * ends the process at once (exit 130) except while an output file is being
  * committed, which then finishes (or is rolled back) first. */
 void cli_signals_init(void);
+/* Seconds on the monotonic clock (for differences: step times, progress). */
+double cli_wall(void);
 /* "-" is stdin (for_output = 0) or stdout (1); any other path is itself. */
 const char *cli_path(const char *path, int for_output);
 /* gp_array_save with Ctrl-C held off until the file is complete or rolled back.

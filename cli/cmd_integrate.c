@@ -165,12 +165,6 @@ typedef struct progress {
   double start, estimate;
 } progress;
 
-static double wall(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void *show_progress(void *arg) {
   progress *p = (progress *)arg;
   pthread_mutex_lock(&p->lock);
@@ -181,7 +175,7 @@ static void *show_progress(void *arg) {
     if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
     pthread_cond_timedwait(&p->done_cv, &p->lock, &until);
     if (p->done) break;
-    double t = wall() - p->start;
+    double t = cli_wall() - p->start;
     fprintf(stderr, "\rintegrating: %.0f s of about %.0f s (%.0f%%, estimated; Ctrl-C stops)  ",
             t, p->estimate, t < p->estimate ? 100.0 * t / p->estimate : 99.0);
   }
@@ -198,12 +192,12 @@ static gp_status integrate_with_progress(gp_context *ctx, const char *expr, doub
   double estimate = 0, tmp;
   if (n > 16 * n0 && isatty(STDERR_FILENO) &&
       gp_integrate_ex(ctx, expr, lo, hi, n0 / 16, prec, &tmp) == GP_OK) {
-    double t0 = wall();
+    double t0 = cli_wall();
     if (gp_integrate_ex(ctx, expr, lo, hi, n0, prec, &tmp) == GP_OK)
-      estimate = (wall() - t0) * (double)(n / n0);
+      estimate = (cli_wall() - t0) * (double)(n / n0);
   }
   if (estimate < 2.0) return gp_integrate_ex(ctx, expr, lo, hi, n, prec, r);
-  progress p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, wall(), estimate};
+  progress p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, cli_wall(), estimate};
   pthread_t th;
   int have_thread = pthread_create(&th, NULL, show_progress, &p) == 0;
   gp_status s = gp_integrate_ex(ctx, expr, lo, hi, n, prec, r);
@@ -311,9 +305,9 @@ int cmd_integrate(int argc, char **argv) {
   }
   double compile_s = 0, r = 0;
   s = compile ? gp_integrate_prepare(ctx, pos[0], prec, &compile_s) : GP_OK;
-  const double t0 = wall();
+  const double t0 = cli_wall();
   if (s == GP_OK) s = integrate_with_progress(ctx, pos[0], lo, hi, n, prec, &r);
-  const double call_s = wall() - t0;
+  const double call_s = cli_wall() - t0;
   if (s == GP_ERR_INVALID_ARGUMENT && strstr(gp_last_error(ctx), "not finite")) {
     explain_not_finite(pos[0], lo, hi, n, prec);
     gp_destroy(ctx);

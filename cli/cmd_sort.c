@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f) {
@@ -215,12 +214,6 @@ static void show_step(int on, const char *fmt, ...) {
   fflush(stderr);
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Sorts arr (or writes the permutation to idx) as the options say; 0 or 1. */
 static int sort_array(gp_context *ctx, const sort_opts *o, gp_array *arr, gp_array *idx) {
   gp_order order = o->desc ? GP_DESCENDING : GP_ASCENDING;
@@ -251,7 +244,7 @@ int cmd_sort(int argc, char **argv) {
    * made; with --gpus or --dist-file that one only writes the output file */
   gp_context *io, *ctx;
   const int dist = o.gpus >= 0 || o.dist_file;
-  const double t0 = now();
+  const double t0 = cli_wall();
   const int steps = want_progress(&o);
   if (!cli_create("sort", GP_BACKEND_CPU, &io)) return 1;
   cli_ctx_job job;
@@ -261,7 +254,7 @@ int cmd_sort(int argc, char **argv) {
   gp_status s = gp_array_load(io, cli_path(o.paths[0], 0), o.fmt, o.dtype, &arr);
   if (s != GP_OK) cli_fail("sort", io, "reading the input", s);
   gp_destroy(io);
-  const double t1 = now();
+  const double t1 = cli_wall();
   if (s == GP_OK && o.backend != GP_BACKEND_CPU && !dist)
     show_step(steps, "gpuprims sort: %zu keys read; starting the GPU ...", arr.n);
   if (!cli_create_finish("sort", &job, &ctx) || s != GP_OK) {
@@ -270,12 +263,12 @@ int cmd_sort(int argc, char **argv) {
     gp_destroy(ctx);
     return 1;
   }
-  const double t2 = now();
+  const double t2 = cli_wall();
   gp_array idx = {GP_U64, arr.n, NULL};
   show_step(steps, "gpuprims sort: sorting %zu keys (%s) ...", arr.n,
             dist ? "GPUs through NCCL" : gp_backend_name(gp_backend_of(ctx)));
   rc = sort_array(ctx, &o, &arr, &idx);
-  const double t3 = now();
+  const double t3 = cli_wall();
   if (rc == 0) show_step(steps, "gpuprims sort: writing %s ...", o.paths[1]);
   if (rc == 0 && cli_save("sort", ctx, o.paths[1], o.out_fmt, o.argsort ? &idx : &arr) != GP_OK)
     rc = 1;
@@ -285,7 +278,8 @@ int cmd_sort(int argc, char **argv) {
             "gpuprims sort: %zu keys: read %.3f s, context ready %.3f s later, sort %.3f s "
             "(%s), write %.3f s\n",
             arr.n, t1 - t0, t2 - t1, t3 - t2,
-            dist ? "GPUs through NCCL" : gp_backend_name(gp_backend_of(ctx)), now() - t3);
+            dist ? "GPUs through NCCL" : gp_backend_name(gp_backend_of(ctx)),
+            cli_wall() - t3);
   free(idx.data);
   gp_array_free(&arr);
   gp_destroy(ctx);

@@ -20,10 +20,10 @@
  * block each (rx_segsort: the same stable ranking, every pass in shared memory).
  * Sorts (and segments) of above the big block up to 2^16 keys (4-byte keys alone, not
  * segments: 2^17) take one thread-block cluster each (radix_cluster.cuh: every pass in
- * the cluster's distributed shared memory) on sm_90+. Larger segments take the device-wide sort: of 4-byte keys,
- * when there are many, all together as (segment, key) composites; otherwise one after
- * another. rx_summarize checks device-resident offsets and lists those segments for the
- * host.
+ * the cluster's distributed shared memory) on sm_90+. Larger segments take the
+ * device-wide sort: of 4-byte keys, when there are many, all together as (segment, key)
+ * composites; otherwise one after another. rx_summarize checks device-resident offsets
+ * and lists those segments for the host.
  *
  * Keys are read raw and encoded in registers at every pass (a few ALU operations), so
  * every buffer holds caller-visible keys. Stable: the ranking keeps input order within

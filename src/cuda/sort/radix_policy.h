@@ -140,7 +140,8 @@
    f64 bitonic against radix: 2^17 79.7 / 79.6 / 79.7 against 86.1 / 86.1 / 87.1 us, 2^18
    92.7 / 92.6 / 92.9 against 97.4 / 97.4 / 97.9, 2^19 111.4 / 112.1 / 112.8 against
    118.4 / 118.4 / 117.7, 2^20 167.4 / 167.1 / 167.4 against 145.6 / 145.7 / 144.9;
-   docs/perf/sort.md; the one-cluster radix sort ends at 2^16 there). Pairs (stable) take radix, except 4-byte keys from above the middle block up
+   docs/perf/sort.md; the one-cluster radix sort ends at 2^16 there). Pairs (stable)
+   take radix, except 4-byte keys from above the middle block up
    to 2^GP_RX_PAIRS_BITONIC_LOG2: the bitonic sort of (key << 32 | index) composites,
    which are distinct, so their order is the stable one; values are gathered after.
    gp_argsort of 4-byte keys the same up to 2^GP_RX_ARGSORT_BITONIC_LOG2 (radix.cu).
