@@ -164,8 +164,8 @@ static int seed_tables(gpb_bench *b) {
 }
 
 /* ---- offsets segments ------------------------------------------------------------ */
-enum { OFF_UNIFORM, OFF_POWERLAW, OFF_TINY, OFF_ONE, OFF_LARGE, OFF_KINDS };
-static const char *off_names[OFF_KINDS] = {"uniform", "powerlaw", "tiny", "one", "large"};
+enum { OFF_UNIFORM, OFF_POWERLAW, OFF_TINY, OFF_ONE, OFF_LARGE, OFF_MIX, OFF_KINDS };
+static const char *off_names[OFF_KINDS] = {"uniform", "powerlaw", "tiny", "one", "large", "mix"};
 
 static int parse_offset_kinds(const char *list, int *kinds, int *nk) {
   char buf[256];
@@ -176,7 +176,7 @@ static int parse_offset_kinds(const char *list, int *kinds, int *nk) {
     while (k < OFF_KINDS && strcmp(tok, off_names[k]) != 0) k++;
     if (k == OFF_KINDS || *nk == OFF_KINDS) {
       fprintf(stderr, "gpuprims bench sort: unknown --offsets kind '%s': use uniform, powerlaw, "
-                      "tiny, one or large\n", tok);
+                      "tiny, one, large or mix\n", tok);
       return 1;
     }
     kinds[(*nk)++] = k;
@@ -205,6 +205,7 @@ static size_t make_offsets(int kind, size_t n, uint64_t **out) {
     else if (kind == OFF_UNIFORM) sz = 1 + r % 2048;
     else if (kind == OFF_TINY) sz = r % 32;
     else if (kind == OFF_LARGE) sz = 8192 + r % 24577;
+    else if (kind == OFF_MIX) sz = r % 200 == 0 ? (1u << 20) : 8192 + (r >> 8) % 24577;
     else sz = r % 10000 < 3 ? (1u << 20) : r % 10000 < 500 ? 9 + (r >> 20) % 4088 : 1 + (r >> 20) % 8;
     if (sz > n - total) sz = n - total;
     total += sz;
@@ -244,7 +245,8 @@ static void usage(FILE *f) {
           "                    DeviceSegmentedSort with begin/end offsets): uniform (sizes\n"
           "                    1..2048), powerlaw (mostly 1..8, some up to 4096, a few of\n"
           "                    2^20), tiny (segments of 0..31), one (one segment), large\n"
-          "                    (8192..32768, each above one tile)\n"
+          "                    (8192..32768, each above one tile), mix (large, and 1 in\n"
+          "                    200 of 2^20, beyond one cluster)\n"
           "  --segments LIST   segment sizes (default every power of two 2..65536)\n"
           "  --seg-n N         keys in a segmented sort (default 2^24)\n"
           "  --dtype T         key type (default u32)\n"

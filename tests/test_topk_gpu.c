@@ -275,6 +275,77 @@ static void test_uniform(void) {
   free(d);
 }
 
+/* The select's prefilter (topk_cuda.h), called directly: the path the rounds took (the
+ * scratch's second 8 bytes) for data where it holds the answer, where the sample's
+ * threshold keeps fewer than k (its elements are the smallest: the "trap"), and where it
+ * keeps too many (constant data; the trap in the other order); each through gp_topk
+ * against the CPU backend too. */
+static size_t tk_pre_slots(gp_dtype t, const void *d_x, size_t n, size_t k, int largest,
+                           uint64_t *nout) {
+  const size_t es = gp_dtype_size(t);
+  void *scr = NULL, *d_k = NULL;
+  uint64_t *d_i = NULL, head[2] = {0, 0};
+  CUDA_OK(cudaMalloc(&scr, gp_cuda_topk_select_scratch_bytes(gpu, t, n)));
+  CUDA_OK(cudaMalloc(&d_k, k * es));
+  CUDA_OK(cudaMalloc((void **)&d_i, k * 8));
+  CHECK_OK(gpu, gp_cuda_topk_select(gpu, t, d_x, n, k, largest, scr, d_k, d_i));
+  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_OK(cudaMemcpy(head, scr, sizeof head, cudaMemcpyDeviceToHost));
+  cudaFree(scr);
+  cudaFree(d_k);
+  cudaFree(d_i);
+  *nout = head[0];
+  return (size_t)head[1];
+}
+
+static void test_prefilter(void) {
+  const size_t n = ((size_t)1 << 22) + 5, M = GP_CUDA_TOPK_SAMPLE;
+  float *f = (float *)malloc(n * sizeof *f);
+  float *d_f = NULL;
+  CUDA_OK(cudaMalloc((void **)&d_f, n * sizeof *f));
+  uint64_t nout = 0;
+  size_t slots;
+  CHECK(gp_cuda_topk_pre_rank(n, 16) >= 0 && gp_cuda_topk_pre_rank(n, 1024) >= 0 &&
+        gp_cuda_topk_pre_rank(n, n / 16) < 0 && gp_cuda_topk_pre_rank(1000, 1) < 0);
+
+  check_seed(91);
+  for (size_t i = 0; i < n; i++) f[i] = (float)(check_rand64() >> 40) * 0x1.0p-24f;
+  CUDA_OK(cudaMemcpy(d_f, f, n * sizeof *f, cudaMemcpyHostToDevice));
+  for (int largest = 0; largest < 2; largest++) {
+    slots = tk_pre_slots(GP_F32, d_f, n, 1024, largest, &nout);
+    CHECK_MSG(nout == 1024 && slots >= 1024 && slots < n / 16,
+              "uniform, k = 1024, largest %d: prefilter slots %zu (want 1024 .. n/16), %llu found",
+              largest, slots, (unsigned long long)nout);
+  }
+
+  /* the trap: the sampled elements hold 0 .. M-1, every other one 1e6 and more */
+  for (size_t i = 0; i < n; i++) f[i] = 1e6f + (float)(i % 1000);
+  for (size_t j = 0; j < M; j++) f[(uint64_t)j * n / M] = (float)j;
+  CUDA_OK(cudaMemcpy(d_f, f, n * sizeof *f, cudaMemcpyHostToDevice));
+  const int r16 = gp_cuda_topk_pre_rank(n, 16), r1k = gp_cuda_topk_pre_rank(n, 1024);
+  slots = tk_pre_slots(GP_F32, d_f, n, 16, 0, &nout);
+  CHECK_MSG(nout == 16 && slots >= (size_t)r16 + 1 && slots < n / 16,
+            "trap, k = 16: prefilter slots %zu (its %d candidates), %llu found", slots, r16 + 1,
+            (unsigned long long)nout);
+  CHECK_MSG(r1k + 1 < 1024, "the trap keeps %d < k = 1024", r1k + 1);
+  slots = tk_pre_slots(GP_F32, d_f, n, 1024, 0, &nout);
+  CHECK_MSG(nout == 1024 && slots == 0, "trap, k = 1024: slots %zu (want 0: too few), %llu found",
+            slots, (unsigned long long)nout);
+  slots = tk_pre_slots(GP_F32, d_f, n, 16, 1, &nout);
+  CHECK_MSG(nout == 16 && slots == 0, "trap, largest: slots %zu (want 0: too many), %llu found",
+            slots, (unsigned long long)nout);
+  const size_t ks[] = {1, 16, 1024, 4096};
+  tk_big("sample trap", GP_F32, f, n, ks, 4, 1);
+
+  for (size_t i = 0; i < n; i++) f[i] = 2.5f;
+  CUDA_OK(cudaMemcpy(d_f, f, n * sizeof *f, cudaMemcpyHostToDevice));
+  slots = tk_pre_slots(GP_F32, d_f, n, 16, 0, &nout);
+  CHECK_MSG(nout == 16 && slots == 0, "constant: slots %zu (want 0: too many), %llu found", slots,
+            (unsigned long long)nout);
+  cudaFree(d_f);
+  free(f);
+}
+
 /* One output array alone (values or indices NULL) on the select path. */
 static void test_one_output(void) {
   const size_t n = 100003, k = 100;
@@ -298,6 +369,7 @@ int main(void) {
   test_one_output();
   test_select_branches();
   test_uniform();
+  test_prefilter();
   printf("test_topk_gpu: %d GPU results checked on larger arrays\n", tk_calls);
   gp_destroy(cpu);
   gp_destroy(gpu);

@@ -19,6 +19,12 @@
  *    When a bucket holds exactly the number still wanted, it is taken whole: the next
  *    pass only emits and the later launches return at once. All state is on the
  *    device; the host launches every round of the plan without synchronizing.
+ *    Prefilter (large n, small k; topk_cuda.h): before round 1, one block sorts a
+ *    strided sample of 4096 keys and takes the one of a rank that leaves ~4k + 17/4096
+ *    of the data at or below it; one read of the input copies those into buffer 1, and
+ *    pass 1 reads that buffer when it holds >= k elements and nothing was dropped (each
+ *    block decides alike from the counters), else the input as before. Either way the
+ *    rounds select the same k composites.
  *    Cost on uniform [0,1) f32 (the worst common case: a 13-bit digit leaves 1/32 of
  *    the data in the top bucket): pass 1 reads n, pass 2 reads n and writes n/32 pairs,
  *    pass 3 reads those; the rest touches a few thousand elements. On normal data the
@@ -68,6 +74,13 @@
 #define GP_TK_CHUNK_MAX 1024u
 #define GP_TK_STAGE 64u      /* a warp's staged candidates per tile (more: stored directly) */
 #define GP_TK_NONE (~0ull)   /* a sentinel's index */
+/* the prefilter (topk_cuda.h): the sample's rank is GP_TK_PRE_SLACK + GP_TK_PRE_OVER *
+   k * sample / n, rounded up (about OVER times k candidates expected, and never fewer
+   than SLACK + 1 of the sample's keys), and it runs while that rank is below sample /
+   GP_TK_PRE_MAX_DIV (at most ~n / 16 candidates expected, well inside buffer 1) */
+#define GP_TK_PRE_SLACK 16u
+#define GP_TK_PRE_OVER 4u
+#define GP_TK_PRE_MAX_DIV 16u
 /* rounds: up to 6 for a 64-bit key and 6 for an index of up to 64 bits */
 #define GP_TK_MAX_ROUNDS 12
 #define GP_TK_SCAN_THREADS 1024
@@ -94,6 +107,7 @@ struct gp_tk_digit {
  * composite's value on the bits of rounds 1..r (0 elsewhere). */
 struct gp_tk_state {
   tk_u64 nout;   /* definite pairs written; k at the end (topk_cuda.h: the first 8 bytes) */
+  tk_u64 pre_slots; /* pass 1 read the prefilter's buffer of that many slots; 0: the input */
   tk_u64 kwant;  /* still wanted among the elements that match the current prefix */
   int last;      /* the pass that only emits (0: none yet); later launches return */
   int err;       /* a scan found fewer candidates than wanted (cannot happen): its round */
@@ -102,7 +116,9 @@ struct gp_tk_state {
   int src[GP_TK_MAX_ROUNDS + 2];             /* where pass r reads: 0 input, 1/2 buffer */
   int dst[GP_TK_MAX_ROUNDS + 2];             /* where pass r copies candidates: 0 none */
   tk_u64 srcn[GP_TK_MAX_ROUNDS + 2];         /* pairs in pass r's source buffer */
-  tk_u64 ncomp[GP_TK_MAX_ROUNDS + 2];        /* pass r's copy counter */
+  tk_u64 ncomp[GP_TK_MAX_ROUNDS + 2];        /* pass r's copy counter (0: the prefilter's) */
+  tk_u64 thr;    /* the prefilter's threshold key (the sample's order statistic) */
+  tk_u64 npad;   /* the prefilter's sentinel slots */
 };
 
 /* One pass's arguments (by value). */
@@ -124,6 +140,7 @@ struct gp_tk_pass {
   int round;
   gp_tk_digit prev, cur;   /* digits r-1 (decided) and r (counted); cur.bits 0: emit only */
   tk_u64 kmask, imask;     /* the bits of rounds 1..r-2 */
+  int pre;                 /* a prefilter ran: pass 1 reads where its check says */
 };
 
 /* Block-uniform control of one pass, read from the state. */
@@ -137,6 +154,7 @@ struct gp_tk_ctl {
   int nb;        /* bins counted (0: emit only) */
   int dst;       /* 0, or the buffer (1/2) candidates are copied to */
   K fm, tm, lm;  /* the key encoding's masks (gp_tk_enc) */
+  K thr;         /* the prefilter's threshold: a candidate's key is at most it */
 };
 
 /* core/key_codec.h's gp_key_enc without branches on the class: u ^ (negative float ?
@@ -150,12 +168,29 @@ __device__ __forceinline__ K gp_tk_enc(K u, const gp_tk_ctl<K> &c) {
   return u ^ ((neg & c.fm) | c.tm) ^ c.lm;
 }
 
+/* A control block with every field zero but the encoding's masks. */
+template <typename K>
+__device__ __forceinline__ gp_tk_ctl<K> gp_tk_ctl_enc(gp_key_class kc, int largest) {
+  gp_tk_ctl<K> c;
+  c.kp = c.km = c.thr = 0;
+  c.ip = c.im = 0;
+  c.b1 = 0;
+  c.s1 = c.s2 = 0;
+  c.m1 = c.m2 = 0;
+  c.nb = c.dst = 0;
+  const K top = (K)1 << (8 * sizeof(K) - 1);
+  c.fm = kc == GP_KEY_FLOAT ? ~(K)0 : (K)0;
+  c.tm = kc == GP_KEY_UNSIGNED ? (K)0 : top;
+  c.lm = largest ? ~(K)0 : (K)0;
+  return c;
+}
+
 /* Which of the key and the index digits r-1 and r are on: the tile code is stamped per
  * mode so that a pass does only its own arithmetic (key digits in the key's width, no
  * index work in the key rounds). The later passes are instruction-bound: one
  * runtime-general path took 778 us for them on 2^28 normal f32 where the stamped one
  * took 603 (H200; with the other changes since, ~400). */
-enum { GP_TK_FIRST = 0, GP_TK_KK = 1, GP_TK_KI = 2, GP_TK_II = 3 };
+enum { GP_TK_FIRST = 0, GP_TK_KK = 1, GP_TK_KI = 2, GP_TK_II = 3, GP_TK_PRE = 4 };
 
 template <typename K, bool ON_IDX>
 __device__ __forceinline__ unsigned gp_tk_dig(K key, tk_u64 idx, int shift, unsigned mask) {
@@ -213,12 +248,16 @@ __device__ __forceinline__ void gp_tk_tile(const gp_tk_pass &a, const gp_tk_ctl<
                                            const K (&key)[IT], const IdxOf &idx_of,
                                            unsigned valid, unsigned *sh_hist,
                                            gp_tk_chunk &ch, K *stk, tk_u64 *sti) {
-  constexpr bool FIRST = MODE == GP_TK_FIRST;
+  constexpr bool FIRST = MODE == GP_TK_FIRST, PRE = MODE == GP_TK_PRE;
   unsigned emit = 0, cand = 0;
 #pragma unroll
   for (int j = 0; j < IT; j++) {
     bool m = (valid >> j) & 1u;
     unsigned d1 = 0;
+    if (PRE) {  /* the prefilter: every key up to the threshold is a candidate */
+      cand |= (unsigned)(m && key[j] <= c.thr) << j;
+      continue;
+    }
     if (!FIRST) {
       m = m && (key[j] & c.km) == c.kp;
       if (MODE == GP_TK_II) m = m && (idx_of(j) & c.im) == c.ip;
@@ -235,6 +274,7 @@ __device__ __forceinline__ void gp_tk_tile(const gp_tk_pass &a, const gp_tk_ctl<
   if (FIRST) return;
   const unsigned ne = __popc(emit), nc = c.dst ? __popc(cand) : 0u;
   if (!__any_sync(GP_TK_FULL, (ne | nc) != 0)) return;
+  /* (the prefilter emits nothing: ne is 0 there and its loop below never runs) */
   /* inclusive warp scan of (ne << 16 | nc): a warp's totals stay below 2^16 */
   const unsigned packed = (ne << 16) | nc, lane = threadIdx.x & 31;
   unsigned x = packed;
@@ -322,10 +362,13 @@ __device__ __forceinline__ void gp_tk_run(const gp_tk_pass &a, const gp_tk_ctl<K
   constexpr int NV = GP_TK_VECS;            /* loads per thread */
   constexpr int IT = NV * PV;               /* keys per thread per input tile */
   constexpr int ITB = GP_TK_BUF_ITEMS;      /* keys per thread per buffer tile */
-  if (MODE == GP_TK_FIRST || src == 0) {
+  if (src == 0) {
     const K *in = (const K *)a.in;
     const tk_u64 tile = (tk_u64)GP_TK_THREADS * IT, stride = (tk_u64)gridDim.x * tile;
     for (tk_u64 t0 = (tk_u64)blockIdx.x * tile; t0 < srcn; t0 += stride) {
+      /* the prefilter has failed once a warp's chunk starts past the buffer (the check
+         then sends pass 1 to the input): stop reading (warp-uniform, no barrier) */
+      if (MODE == GP_TK_PRE && ch.base >= a.cap[0]) break;
       K key[IT];
       if (a.vec_ok && t0 + tile <= srcn) {
         const uint4 *v = (const uint4 *)(in + t0) + threadIdx.x;
@@ -353,7 +396,7 @@ __device__ __forceinline__ void gp_tk_run(const gp_tk_pass &a, const gp_tk_ctl<K
         gp_tk_tile<K, MODE, IT>(a, c, key, ix, valid, sh_hist, ch, stk, sti);
       }
     }
-  } else if (MODE != GP_TK_FIRST) {
+  } else if (MODE != GP_TK_PRE) {
     const K *bk = (const K *)a.bkey[src - 1];
     const tk_u64 *bi = a.bidx[src - 1];
     const tk_u64 tile = (tk_u64)GP_TK_THREADS * ITB, stride = (tk_u64)gridDim.x * tile;
@@ -388,22 +431,29 @@ gp_tk_pass_kernel(const gp_tk_pass a) {
   K *stk = sh_stk + (FIRST ? 0 : (threadIdx.x >> 5) * GP_TK_STAGE);
   tk_u64 *sti = sh_sti + (FIRST ? 0 : (threadIdx.x >> 5) * GP_TK_STAGE);
 
-  gp_tk_ctl<K> c;
-  c.kp = c.km = 0;
-  c.ip = c.im = 0;
-  c.b1 = 0;
+  gp_tk_ctl<K> c = gp_tk_ctl_enc<K>(a.kc, a.largest);
   c.s1 = a.prev.shift;
   c.m1 = (1u << a.prev.bits) - 1u;
   c.s2 = a.cur.shift;
   c.m2 = (1u << a.cur.bits) - 1u;
-  c.dst = 0;
   c.nb = 1 << a.cur.bits;
-  const K top = (K)1 << (8 * sizeof(K) - 1);
-  c.fm = a.kc == GP_KEY_FLOAT ? ~(K)0 : (K)0;
-  c.tm = a.kc == GP_KEY_UNSIGNED ? (K)0 : top;
-  c.lm = a.largest ? ~(K)0 : (K)0;
   int src = 0;
   tk_u64 srcn = a.n;
+  if (FIRST && a.pre) {
+    /* the prefilter's outcome, which every block works out alike: its buffer when it
+       holds at least k candidates and nothing was dropped, else the input */
+    const gp_tk_state *st = a.st;
+    const tk_u64 slots = st->ncomp[0], cnt = slots - st->npad;
+    if (slots <= a.cap[0] && cnt >= a.k) {
+      src = 1;
+      srcn = slots;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {  /* for the scans; read after this pass */
+      a.st->src[1] = src;
+      a.st->srcn[1] = src ? srcn : 0;
+      a.st->pre_slots = src ? srcn : 0;
+    }
+  }
   if (!FIRST) {
     const gp_tk_state *st = a.st;
     const int last = st->last;
@@ -426,7 +476,7 @@ gp_tk_pass_kernel(const gp_tk_pass a) {
   __syncthreads();
   gp_tk_chunk ch = {0ull, a.chunk};
   if (FIRST)
-    gp_tk_run<K, GP_TK_FIRST>(a, c, 0, srcn, sh_hist, ch, stk, sti);
+    gp_tk_run<K, GP_TK_FIRST>(a, c, src, srcn, sh_hist, ch, stk, sti);
   else if (a.prev.on_idx)
     gp_tk_run<K, GP_TK_II>(a, c, src, srcn, sh_hist, ch, stk, sti);
   else if (a.cur.on_idx)
@@ -443,6 +493,60 @@ gp_tk_pass_kernel(const gp_tk_pass a) {
   for (int i = threadIdx.x; i < c.nb; i += GP_TK_THREADS) {
     const unsigned h = sh_hist[i];
     if (h) atomicAdd(&a.hist[i], (tk_u64)h);
+  }
+}
+
+/* The prefilter's threshold: GP_CUDA_TOPK_SAMPLE keys of the input, key j from element
+ * floor(j * n / GP_CUDA_TOPK_SAMPLE), sorted in shared memory (bitonic), and the one of
+ * rank `rank` (0-based) stored as the state's thr. One block of GP_TK_SCAN_THREADS. */
+template <typename K>
+__global__ void __launch_bounds__(GP_TK_SCAN_THREADS)
+gp_tk_sample_kernel(const K *in, tk_u64 n, gp_key_class kc, int largest, int rank, gp_tk_state *st) {
+  constexpr int M = GP_CUDA_TOPK_SAMPLE;
+  __shared__ K sh[M];
+  const gp_tk_ctl<K> c = gp_tk_ctl_enc<K>(kc, largest);
+  for (int j = threadIdx.x; j < M; j += GP_TK_SCAN_THREADS)
+    sh[j] = gp_tk_enc(in[(tk_u64)j * n / M], c);
+  __syncthreads();
+  for (int w = 2; w <= M; w <<= 1)
+    for (int h = w >> 1; h > 0; h >>= 1) {
+      for (int i = threadIdx.x; i < M; i += GP_TK_SCAN_THREADS) {
+        const int p = i ^ h;
+        if (p > i) {
+          const K x = sh[i], y = sh[p];
+          if ((x > y) == ((i & w) == 0)) {
+            sh[i] = y;
+            sh[p] = x;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  if (threadIdx.x == 0) st->thr = (tk_u64)sh[rank];
+}
+
+/* The prefilter: one read of the input copying every (key, index) whose key is at most
+ * the sampled threshold into buffer 1 (warp chunks and sentinels as in a pass; the
+ * round-0 copy counter), and each warp's sentinel count to npad. Pass 1 then decides. */
+template <typename K>
+__global__ void __launch_bounds__(GP_TK_THREADS, GP_TK_BLOCKS_PER_SM_LATER)
+gp_tk_pre_kernel(const gp_tk_pass a) {
+  constexpr int NS = GP_TK_STAGE * (GP_TK_THREADS / 32);
+  __shared__ K sh_stk[NS];
+  __shared__ tk_u64 sh_sti[NS];
+  K *stk = sh_stk + (threadIdx.x >> 5) * GP_TK_STAGE;
+  tk_u64 *sti = sh_sti + (threadIdx.x >> 5) * GP_TK_STAGE;
+  gp_tk_ctl<K> c = gp_tk_ctl_enc<K>(a.kc, a.largest);
+  c.thr = (K)a.st->thr;
+  c.dst = 1;
+  if ((tk_u64)blockIdx.x * GP_TK_THREADS * (GP_TK_VECS * 16 / sizeof(K)) >= a.n) return;
+  gp_tk_chunk ch = {0ull, a.chunk};
+  gp_tk_run<K, GP_TK_PRE>(a, c, 0, a.n, (unsigned *)0, ch, stk, sti);
+  if (ch.used < a.chunk) {  /* sentinels to the end of the warp's chunk, and their count */
+    const unsigned lane = threadIdx.x & 31;
+    for (unsigned i = ch.used + lane; i < a.chunk; i += 32)
+      if (ch.base + i < a.cap[0]) a.bidx[0][ch.base + i] = GP_TK_NONE;
+    if (lane == 0) atomicAdd(&a.st->npad, (tk_u64)(a.chunk - ch.used));
   }
 }
 
@@ -598,6 +702,15 @@ static unsigned gp_tk_grid_for(const gp_tk_plan &p, unsigned sms, int occ) {
   return (unsigned)g;
 }
 
+/* The rank in the sorted sample whose key the prefilter keeps everything up to, or -1
+ * where there is no prefilter (topk_cuda.h). */
+extern "C" int gp_cuda_topk_pre_rank(size_t n, size_t k) {
+  if (n < GP_CUDA_TOPK_PRE_MIN_N || k == 0) return -1;
+  const tk_u64 m = GP_CUDA_TOPK_SAMPLE;
+  const tk_u64 r = GP_TK_PRE_SLACK + (GP_TK_PRE_OVER * (tk_u64)k * m + n - 1) / n;
+  return r < m / GP_TK_PRE_MAX_DIV ? (int)r : -1;
+}
+
 extern "C" size_t gp_cuda_topk_select_scratch_bytes(const gp_context *ctx, gp_dtype type, size_t n) {
   gp_tk_plan p;
   gp_tk_make_plan(ctx, gp_dtype_size(type), n < 2 ? 2 : n, &p);
@@ -633,6 +746,8 @@ static gp_status gp_tk_select(gp_context *ctx, gp_dtype type, const void *d_in, 
   a.oidx = (tk_u64 *)d_idx;
   a.k = k;
   a.st = state;
+  const int rank = gp_cuda_topk_pre_rank(n, k);
+  a.pre = rank >= 0;
 
   /* each pass kernel's grid: at most the blocks that are resident at once (a grid-stride
      grid one wave too large ran the later passes at half speed: 3 of its 4 blocks per
@@ -644,6 +759,19 @@ static gp_status gp_tk_select(gp_context *ctx, gp_dtype type, const void *d_in, 
                                                                  GP_TK_THREADS, 0));
   const unsigned sms = (unsigned)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
   const unsigned grid1 = gp_tk_grid_for(p, sms, occ1), grid2 = gp_tk_grid_for(p, sms, occ2);
+
+  if (a.pre) {  /* the sample's threshold, then the prefilter (pass 1 reads its outcome) */
+    int occp = 0;
+    GP_CUDA_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occp, gp_tk_pre_kernel<K>,
+                                                                   GP_TK_THREADS, 0));
+    const unsigned gridp = gp_tk_grid_for(p, sms, occp);
+    gp_tk_sample_kernel<K><<<1, GP_TK_SCAN_THREADS, 0, st>>>((const K *)d_in, n, a.kc, largest,
+                                                             rank, state);
+    GP_LAUNCH_CHECK(ctx, "gp_tk_sample_kernel", 1, GP_TK_SCAN_THREADS, 0);
+    a.round = 0;
+    gp_tk_pre_kernel<K><<<gridp, GP_TK_THREADS, 0, st>>>(a);
+    GP_LAUNCH_CHECK(ctx, "gp_tk_pre_kernel", gridp, GP_TK_THREADS, 0);
+  }
 
   for (int r = 1; r <= p.rounds + 1; r++) {
     a.round = r;

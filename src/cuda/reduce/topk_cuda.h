@@ -20,6 +20,21 @@ extern "C" {
  * where it wins clearly and its scratch small. */
 #define GP_CUDA_TOPK_SELECT_DIV 16
 
+/* The select's prefilter (n >= GP_CUDA_TOPK_PRE_MIN_N and k small against n): the keys of
+ * GP_CUDA_TOPK_SAMPLE elements, element floor(j * n / GP_CUDA_TOPK_SAMPLE) for j = 0 ..
+ * GP_CUDA_TOPK_SAMPLE - 1, are sorted on the GPU; one read of the input copies every
+ * element whose key is at most the sample's key of rank gp_cuda_topk_pre_rank(n, k) into
+ * a candidate buffer, and the radix rounds run on those alone when there are at least k
+ * of them and they fit (on random data ~4k + 17 n / GP_CUDA_TOPK_SAMPLE, so ~1 read of
+ * the input in all, where the rounds from the input take 2-3); otherwise on the input as
+ * without it. The answer is the same either way. */
+#define GP_CUDA_TOPK_SAMPLE 4096
+#define GP_CUDA_TOPK_PRE_MIN_N ((size_t)1 << 18)
+
+/* The sample rank of the prefilter's threshold for n elements and k wanted, or -1 where
+ * the select runs without one. */
+int gp_cuda_topk_pre_rank(size_t n, size_t k);
+
 /* Device scratch (bytes, 256-byte aligned inside) that gp_cuda_topk_select needs on ctx's
  * GPU for n elements of `type`: the select's state and histograms (under 300 KiB) and two
  * candidate buffers of n/8 and n/64 (key, index) pairs, each plus the slack of the warps'
@@ -36,7 +51,8 @@ size_t gp_cuda_topk_select_scratch_bytes(const gp_context *ctx, gp_dtype type, s
  * round's result from the scratch). scratch: gp_cuda_topk_select_scratch_bytes bytes of
  * device memory, 256-byte aligned; once the stream has run the launches, its first 8
  * bytes hold the number of pairs written, k (anything else is an internal error the
- * caller reports). Deterministic: the set is fixed by the input, whatever the order in
+ * caller reports), and the next 8 the slots of the prefilter's buffer that the rounds
+ * read (candidates and sentinels; 0: they read the input). Deterministic: the set is fixed by the input, whatever the order in
  * which blocks write it. */
 gp_status gp_cuda_topk_select(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
                               size_t k, int largest, void *scratch, void *d_keys,

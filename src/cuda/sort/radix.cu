@@ -1355,14 +1355,17 @@ static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *v
   gp_status s = rx_segments_clusters<K, V, PV>(ctx, a, sum, large, (u64 *)scratch, &rest, &nrest);
   if (s) return s;
   char *sc = (char *)scratch + rx_spans_bytes(sum);
+  const uint64_t *r = rest ? rest : large;
   if ((s = rx_seg_launches<K, V, PV>(ctx, a, sum->counts))) goto out;
-  if (sizeof(K) == 4 && nrest && rx_seg_composite(kt, nseg, sum)) {
-    s = rx_segments_composite<V, PV>(ctx, (uint32_t *)keys, (V *)values, d_off, nseg,
-                                     rest ? rest : large, nrest, kind, desc, sc);
+  /* the composite pays for the segments the clusters left, not for those they took: it
+     sorts the whole span between the first and the last of the rest (its scratch, sized
+     from the summary, covers either path) */
+  if (sizeof(K) == 4 && nrest >= GP_RX_SEG_COMPOSITE_MIN && rx_seg_composite(kt, nseg, sum)) {
+    s = rx_segments_composite<V, PV>(ctx, (uint32_t *)keys, (V *)values, d_off, nseg, r, nrest,
+                                     kind, desc, sc);
     goto out;
   }
   for (u64 i = 0; i < nrest; i++) {
-    const uint64_t *r = rest ? rest : large;
     const u64 b = r[2 * i], sz = r[2 * i + 1] - b;
     K *k = (K *)keys + b;
     V *v = PV ? (V *)values + b : NULL;
