@@ -5,8 +5,10 @@
 # command plus FLAGS, put into a copy of libgpuprims.a, and gpuprims relinked.
 #   scripts/variant_build.sh BUILD_DIR NAME SOURCE.cu "FLAGS"
 #   e.g. scripts/variant_build.sh build i20 src/cuda/sort/radix.cu "-DGP_RX_ITEMS4=20"
-# writes BUILD_DIR/gpuprims_NAME (a Ninja build of the default gpuprims target), and
-# BUILD_DIR/TARGET_NAME for each executable in the environment's VARIANT_TARGETS.
+# writes BUILD_DIR/gpuprims_NAME (a Ninja build of the default gpuprims target),
+# BUILD_DIR/TARGET_NAME for each executable in the environment's VARIANT_TARGETS, and,
+# with VARIANT_SO=1, BUILD_DIR/libgpuprims_NAME.so (for the Python package:
+# GPUPRIMS_LIBRARY=.../libgpuprims_NAME.so).
 set -euo pipefail
 B=$1 NAME=$2 SRC=$3 FLAGS=${4:-}
 obj=CMakeFiles/gpuprims_obj.dir/$SRC.o
@@ -27,3 +29,12 @@ for t in gpuprims ${VARIANT_TARGETS:-}; do
   bash -c "$link"
   ls -la "${t}_$NAME"
 done
+if [ "${VARIANT_SO:-0}" = 1 ]; then
+  # the shared library links the objects themselves: the same command, this object
+  # swapped for the variant's
+  link=$(ninja -t commands libgpuprims.so | grep -E -- " -shared .*-o libgpuprims\.so\.[0-9.]+ " | tail -1 |
+         sed -E "s#^: && ##; s# && :\$##; s#-o libgpuprims\.so\.[0-9.]+ #-o libgpuprims_$NAME.so #; s# $obj # $tmp/$(basename "$SRC").o #")
+  [ -n "$link" ] || { echo "variant_build.sh: no link command for libgpuprims.so in $B" >&2; exit 1; }
+  bash -c "$link"
+  ls -la "libgpuprims_$NAME.so"
+fi

@@ -68,10 +68,14 @@
 /* candidate buffers: n / 8 and n / 64 pairs, each plus the warps' chunk slack. Copying
    c pairs out of the input costs c * (key + 8) bytes written and read again, which pays
    while c is below ~n/6 (f32). A warp takes GP_TK_CHUNK_MAX slots at a time (>= a
-   warp's candidates of one tile, 32 * 16); n below 2^24 takes half. */
+   warp's candidates of one tile, 32 * 16); n below 2^24 takes half. The prefilter's
+   candidates are sparse (~4k + n / 240): its warps take GP_TK_PRE_CHUNK slots at a time,
+   several when a tile has more, so that its sentinels (up to a chunk a warp) stay few
+   against them. */
 #define GP_TK_CAP0_DIV 8
 #define GP_TK_CAP1_DIV 64
 #define GP_TK_CHUNK_MAX 1024u
+#define GP_TK_PRE_CHUNK 64u
 #define GP_TK_STAGE 64u      /* a warp's staged candidates per tile (more: stored directly) */
 #define GP_TK_NONE (~0ull)   /* a sentinel's index */
 /* the prefilter (topk_cuda.h): the sample's rank is GP_TK_PRE_SLACK + GP_TK_PRE_OVER *
@@ -287,9 +291,12 @@ __device__ __forceinline__ void gp_tk_tile(const gp_tk_pass &a, const gp_tk_ctl<
   const unsigned te = total >> 16, tc = total & 0xffffu;
   tk_u64 ebase = 0, nbase = 0;
   const unsigned room = a.chunk - ch.used;
+  /* new chunks, contiguous: one in the rounds (a tile's candidates fit a chunk there),
+     possibly more in the prefilter, whose chunks are small */
+  const unsigned nch = tc > room ? (tc - room + a.chunk - 1) / a.chunk : 0u;
   if (lane == 0) {
     if (te) ebase = atomicAdd(&a.st->nout, (tk_u64)te);
-    if (tc > room) nbase = atomicAdd(&a.st->ncomp[a.round], (tk_u64)a.chunk);
+    if (nch) nbase = atomicAdd(&a.st->ncomp[a.round], (tk_u64)nch * a.chunk);
   }
   ebase = __shfl_sync(GP_TK_FULL, ebase, 0);
   nbase = __shfl_sync(GP_TK_FULL, nbase, 0);
@@ -336,7 +343,7 @@ __device__ __forceinline__ void gp_tk_tile(const gp_tk_pass &a, const gp_tk_ctl<
     for (int j = 0; j < IT; j++)
       if ((cand >> j) & 1u) {
         /* the first `room` of the tile's candidates end the current chunk, the rest
-           start the new one (a tile's candidates per warp <= 32 * IT <= a.chunk) */
+           go to the new chunks, which are contiguous */
         const tk_u64 d = pc < room ? old + pc : nbase + (pc - room);
         if (d < cap) {  /* always: the scan copies only what fits with the chunks' slack */
           bkey[d] = key[j];
@@ -345,9 +352,9 @@ __device__ __forceinline__ void gp_tk_tile(const gp_tk_pass &a, const gp_tk_ctl<
         pc++;
       }
   }
-  if (tc > room) {
-    ch.base = nbase;
-    ch.used = tc - room;
+  if (nch) {
+    ch.base = nbase + (tk_u64)(nch - 1) * a.chunk;
+    ch.used = tc - room - (nch - 1) * a.chunk;
   } else {
     ch.used += tc;
   }
@@ -768,8 +775,10 @@ static gp_status gp_tk_select(gp_context *ctx, gp_dtype type, const void *d_in, 
     gp_tk_sample_kernel<K><<<1, GP_TK_SCAN_THREADS, 0, st>>>((const K *)d_in, n, a.kc, largest,
                                                              rank, state);
     GP_LAUNCH_CHECK(ctx, "gp_tk_sample_kernel", 1, GP_TK_SCAN_THREADS, 0);
-    a.round = 0;
-    gp_tk_pre_kernel<K><<<gridp, GP_TK_THREADS, 0, st>>>(a);
+    gp_tk_pass ap = a;
+    ap.round = 0;
+    ap.chunk = GP_TK_PRE_CHUNK;
+    gp_tk_pre_kernel<K><<<gridp, GP_TK_THREADS, 0, st>>>(ap);
     GP_LAUNCH_CHECK(ctx, "gp_tk_pre_kernel", gridp, GP_TK_THREADS, 0);
   }
 

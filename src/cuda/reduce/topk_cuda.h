@@ -29,7 +29,9 @@ extern "C" {
  * the input in all, where the rounds from the input take 2-3); otherwise on the input as
  * without it. The answer is the same either way. */
 #define GP_CUDA_TOPK_SAMPLE 4096
+#ifndef GP_CUDA_TOPK_PRE_MIN_N
 #define GP_CUDA_TOPK_PRE_MIN_N ((size_t)1 << 18)
+#endif
 
 /* The sample rank of the prefilter's threshold for n elements and k wanted, or -1 where
  * the select runs without one. */
