@@ -28,9 +28,11 @@ for a in "-k 16" "-k 1024 --smallest"; do
   echo "racecheck topk u22 $a: exit $? ($(grep -E 'RACECHECK SUMMARY' /tmp/san.err | tail -1))" >>$O
 done
 s "python bench: topk, prefilter on/off"
+i=0
 for v in pre nopre pre nopre; do
+  i=$((i + 1))
   lib=$(realpath $B/libgpuprims.so); [ $v = pre ] || lib=$(realpath $B/libgpuprims_$v.so)
-  (cd python && GPUPRIMS_LIBRARY=$lib PYTHONPATH=. timeout 100 python3 -m gpuprims.bench --suites topk --peers torch --json $OUT/topk_$v.json) >/tmp/pb.log 2>&1
+  (cd python && GPUPRIMS_LIBRARY=$lib PYTHONPATH=. timeout 100 python3 -m gpuprims.bench --suites topk --peers torch --json $OUT/topk_${v}_$i.json) >/tmp/pb.log 2>&1
   echo "== $v: exit $?" >>$O; grep -v "^#" /tmp/pb.log | grep gpuprims >>$O
 done
 s done
