@@ -5,7 +5,8 @@
  * top bits all agree, a bucket that ends exactly at k, uniform [0,1) floats, host, device
  * and misaligned device input), each result checked against the CPU backend bit for bit
  * and by an O(n) check of its own (tk_verify: no key encoding). Exits 77 where no GPU is
- * usable. */
+ * usable. The select's prefilter (n >= GP_CUDA_TOPK_PRE_MIN_N) is checked directly too:
+ * the path it took, its fallbacks, and every dtype at its smallest n. */
 #if GP_HAVE_CUDA
 #include "topk_cases.h"
 #include "cuda/reduce/topk_cuda.h" /* GP_CUDA_TOPK_SELECT_DIV: k is tested on both sides */
@@ -344,6 +345,22 @@ static void test_prefilter(void) {
             (unsigned long long)nout);
   cudaFree(d_f);
   free(f);
+
+  /* every dtype at the prefilter's smallest n: random bits (floats: NaNs of both signs,
+     infinities, subnormals), then 100 values (the threshold's key repeats) */
+  const gp_dtype types[] = {GP_F32, GP_F64, GP_I32, GP_I64, GP_U32, GP_U64};
+  const size_t m = GP_CUDA_TOPK_PRE_MIN_N + 3;
+  const size_t km[] = {1, 16, 1024};
+  CHECK(gp_cuda_topk_pre_rank(m, 1024) >= 0);
+  unsigned char *x = (unsigned char *)malloc(m * 8);
+  for (int ti = 0; ti < 6; ti++) {
+    check_seed(9100 + (uint64_t)ti);
+    for (size_t i = 0; i < m; i++) tk_put_bits(types[ti], x, i, check_rand64());
+    tk_big("prefilter, random bits", types[ti], x, m, km, 3, ti & 1);
+    for (size_t i = 0; i < m; i++) tk_put(types[ti], x, i, (int64_t)(check_rand64() % 100));
+    tk_big("prefilter, 100 values", types[ti], x, m, km, 3, 0);
+  }
+  free(x);
 }
 
 /* One output array alone (values or indices NULL) on the select path. */

@@ -19,9 +19,9 @@
  *    When a bucket holds exactly the number still wanted, it is taken whole: the next
  *    pass only emits and the later launches return at once. All state is on the
  *    device; the host launches every round of the plan without synchronizing.
- *    Prefilter (large n, small k; topk_cuda.h): before round 1, one block sorts a
- *    strided sample of 4096 keys and takes the one of a rank that leaves ~4k + 17/4096
- *    of the data at or below it; one read of the input copies those into buffer 1, and
+ *    Prefilter (large n, small k; topk_cuda.h): before round 1, one block takes a
+ *    strided sample of 4096 keys and selects the one of a rank that leaves ~4k +
+ *    17/4096 of the data at or below it; one read of the input copies those into buffer 1, and
  *    pass 1 reads that buffer when it holds >= k elements and nothing was dropped (each
  *    block decides alike from the counters), else the input as before. Either way the
  *    rounds select the same k composites.
@@ -503,33 +503,55 @@ gp_tk_pass_kernel(const gp_tk_pass a) {
   }
 }
 
-/* The prefilter's threshold: GP_CUDA_TOPK_SAMPLE keys of the input, key j from element
- * floor(j * n / GP_CUDA_TOPK_SAMPLE), sorted in shared memory (bitonic), and the one of
- * rank `rank` (0-based) stored as the state's thr. One block of GP_TK_SCAN_THREADS. */
+/* The prefilter's threshold: the keys of GP_CUDA_TOPK_SAMPLE elements, key j from element
+ * floor(j * n / GP_CUDA_TOPK_SAMPLE), and the one of rank `rank` (0-based) among them,
+ * found by a radix select in shared memory (8-bit digits from the top, a histogram and a
+ * one-warp scan a digit), stored as the state's thr. One block of GP_TK_SCAN_THREADS.
+ * (A bitonic sort of the sample took 40-55 us on the H200, ncu; this takes a few.) */
 template <typename K>
 __global__ void __launch_bounds__(GP_TK_SCAN_THREADS)
 gp_tk_sample_kernel(const K *in, tk_u64 n, gp_key_class kc, int largest, int rank, gp_tk_state *st) {
-  constexpr int M = GP_CUDA_TOPK_SAMPLE;
-  __shared__ K sh[M];
+  constexpr int M = GP_CUDA_TOPK_SAMPLE, PER = M / GP_TK_SCAN_THREADS;
+  static_assert(M % GP_TK_SCAN_THREADS == 0 && GP_TK_SCAN_THREADS >= 256, "sample layout");
+  __shared__ unsigned hist[256];
+  __shared__ unsigned sh_bucket, sh_rank;
   const gp_tk_ctl<K> c = gp_tk_ctl_enc<K>(kc, largest);
-  for (int j = threadIdx.x; j < M; j += GP_TK_SCAN_THREADS)
-    sh[j] = gp_tk_enc(in[(tk_u64)j * n / M], c);
-  __syncthreads();
-  for (int w = 2; w <= M; w <<= 1)
-    for (int h = w >> 1; h > 0; h >>= 1) {
-      for (int i = threadIdx.x; i < M; i += GP_TK_SCAN_THREADS) {
-        const int p = i ^ h;
-        if (p > i) {
-          const K x = sh[i], y = sh[p];
-          if ((x > y) == ((i & w) == 0)) {
-            sh[i] = y;
-            sh[p] = x;
-          }
-        }
+  K key[PER];
+#pragma unroll
+  for (int q = 0; q < PER; q++)
+    key[q] = gp_tk_enc(in[(tk_u64)(threadIdx.x + q * GP_TK_SCAN_THREADS) * n / M], c);
+  K prefix = 0, pmask = 0;
+  unsigned want = (unsigned)rank;
+  for (int shift = 8 * (int)sizeof(K) - 8; shift >= 0; shift -= 8) {
+    if (threadIdx.x < 256) hist[threadIdx.x] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < PER; q++)
+      if ((key[q] & pmask) == prefix) atomicAdd(&hist[(unsigned)(key[q] >> shift) & 255u], 1u);
+    __syncthreads();
+    if (threadIdx.x < 32) {  /* the bucket holding rank `want` of the keys left */
+      const unsigned lane = threadIdx.x;
+      unsigned mine = 0;
+      for (int b = 0; b < 8; b++) mine += hist[lane * 8 + b];
+      unsigned x = mine;
+      for (int o = 1; o < 32; o <<= 1) {
+        const unsigned y = __shfl_up_sync(GP_TK_FULL, x, o);
+        if (lane >= (unsigned)o) x += y;
       }
-      __syncthreads();
+      unsigned before = x - mine;
+      if (before <= want && want < x) {
+        unsigned b = lane * 8;
+        while (before + hist[b] <= want) before += hist[b++];
+        sh_bucket = b;
+        sh_rank = want - before;
+      }
     }
-  if (threadIdx.x == 0) st->thr = (tk_u64)sh[rank];
+    __syncthreads();
+    prefix |= (K)sh_bucket << shift;
+    pmask |= (K)255u << shift;
+    want = sh_rank;
+  }
+  if (threadIdx.x == 0) st->thr = (tk_u64)prefix;
 }
 
 /* The prefilter: one read of the input copying every (key, index) whose key is at most

@@ -22,7 +22,7 @@ extern "C" {
 
 /* The select's prefilter (n >= GP_CUDA_TOPK_PRE_MIN_N and k small against n): the keys of
  * GP_CUDA_TOPK_SAMPLE elements, element floor(j * n / GP_CUDA_TOPK_SAMPLE) for j = 0 ..
- * GP_CUDA_TOPK_SAMPLE - 1, are sorted on the GPU; one read of the input copies every
+ * GP_CUDA_TOPK_SAMPLE - 1, are ranked on the GPU; one read of the input copies every
  * element whose key is at most the sample's key of rank gp_cuda_topk_pre_rank(n, k) into
  * a candidate buffer, and the radix rounds run on those alone when there are at least k
  * of them and they fit (on random data ~4k + 17 n / GP_CUDA_TOPK_SAMPLE, so ~1 read of
@@ -30,7 +30,7 @@ extern "C" {
  * without it. The answer is the same either way. */
 #define GP_CUDA_TOPK_SAMPLE 4096
 #ifndef GP_CUDA_TOPK_PRE_MIN_N
-#define GP_CUDA_TOPK_PRE_MIN_N ((size_t)1 << 18)
+#define GP_CUDA_TOPK_PRE_MIN_N ((size_t)1 << 20)
 #endif
 
 /* The sample rank of the prefilter's threshold for n elements and k wanted, or -1 where
