@@ -52,17 +52,21 @@ template <typename K> __host__ __device__ constexpr unsigned rx_tile() {
   return (unsigned)GP_RX_THREADS * rx_items<K>();
 }
 /* the one-sweep pass's shape: fewer keys per thread when values come along, and far
- * fewer (SMALL) for sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys, whose few large tiles
- * would leave most SMs idle while each block ranks its keys one item after another */
-template <typename K, int VB, bool SMALL> __host__ __device__ constexpr int rx_sweep_items() {
-  return SMALL ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
+ * fewer (RX_SW_SMALL) for sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys, whose few large
+ * tiles would leave most SMs idle while each block ranks its keys one item after
+ * another; RX_SW_WIDE: 8-byte keys with 8-byte values in larger tiles, on GPUs whose
+ * blocks may take their shared memory (rx_wide_ok) */
+enum { RX_SW_BIG = 0, RX_SW_SMALL = 1, RX_SW_WIDE = 2 };
+template <typename K, int VB, int SHAPE> __host__ __device__ constexpr int rx_sweep_items() {
+  return SHAPE == RX_SW_SMALL ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
          : VB == 0 ? rx_items<K>()
          : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4
-         : VB == 8 ? GP_RX_PAIR_ITEMS8_V8 : GP_RX_PAIR_ITEMS8;
+         : VB == 8 ? (SHAPE == RX_SW_WIDE ? GP_RX_PAIR_ITEMS8_V8_WIDE : GP_RX_PAIR_ITEMS8_V8)
+         : GP_RX_PAIR_ITEMS8;
 }
 /* VB: bytes of a value, 0 for keys alone */
-template <typename K, int VB, bool SMALL> __host__ __device__ constexpr unsigned rx_sweep_tile() {
-  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, VB, SMALL>();
+template <typename K, int VB, int SHAPE> __host__ __device__ constexpr unsigned rx_sweep_tile() {
+  return (unsigned)GP_RX_THREADS * rx_sweep_items<K, VB, SHAPE>();
 }
 static bool rx_small_sweep(size_t n) { return n <= ((size_t)1 << GP_RX_SMALL_SWEEP_LOG2); }
 template <typename K> __host__ __device__ constexpr int rx_npass() {
@@ -345,24 +349,24 @@ struct rx_sweep_args {
   int discard_keys;      /* argsort: the last pass need not write keys */
 };
 
-template <typename K, typename V, bool PV, bool SMALL> struct rx_sweep_smem {
+template <typename K, typename V, bool PV, int SHAPE> struct rx_sweep_smem {
   rx_rank_smem<GP_RX_THREADS> r;
   u64 goff[GP_RX_RADIX]; /* global index of the tile's sorted position 0 for each digit */
   unsigned tile;
-  K k[rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SMALL>()];
-  V v[PV ? rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SMALL>() : 1];
+  K k[rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>()];
+  V v[PV ? rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>() : 1];
 };
 
 /* One digit pass over one tile (see the file comment). */
-template <typename K, typename V, bool PV, bool SMALL>
+template <typename K, typename V, bool PV, int SHAPE>
 __global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
-  constexpr int ITEMS = rx_sweep_items<K, PV ? (int)sizeof(V) : 0, SMALL>();
-  constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SMALL>();
+  constexpr int ITEMS = rx_sweep_items<K, PV ? (int)sizeof(V) : 0, SHAPE>();
+  constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>();
   const int pass = a.pass;
   if (!a.plan->active[pass]) return;
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
-  rx_sweep_smem<K, V, PV, SMALL> &s = *(rx_sweep_smem<K, V, PV, SMALL> *)rx_smem_raw;
+  rx_sweep_smem<K, V, PV, SHAPE> &s = *(rx_sweep_smem<K, V, PV, SHAPE> *)rx_smem_raw;
   const unsigned tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (tid == 0) s.tile = atomicAdd(&a.tickets[pass], 1u);
   __syncthreads();
@@ -654,15 +658,16 @@ struct rx_scratch_layout {
   size_t k1, v1, hist, gbase, plan, tickets, status, end;
 };
 /* Keys in a one-sweep tile for a sort of n keys of kb bytes, values of vb bytes (0:
- * none): the shape rx_device_sort launches and rx_layout sizes the look-back for. */
+ * none): the shape rx_device_sort launches, or a smaller one (RX_SW_WIDE's tiles are
+ * larger), which rx_layout sizes the look-back for. */
 static u64 rx_tile_for(size_t kb, int vb, size_t n) {
   const bool sm = rx_small_sweep(n); /* the small shape is the same with or without values */
   if (kb == 4)
-    return sm ? rx_sweep_tile<uint32_t, 0, true>()
-              : vb ? rx_sweep_tile<uint32_t, 4, false>() : rx_sweep_tile<uint32_t, 0, false>();
-  return sm ? rx_sweep_tile<u64, 0, true>()
-            : vb == 8 ? rx_sweep_tile<u64, 8, false>()
-            : vb ? rx_sweep_tile<u64, 4, false>() : rx_sweep_tile<u64, 0, false>();
+    return sm ? rx_sweep_tile<uint32_t, 0, RX_SW_SMALL>()
+              : vb ? rx_sweep_tile<uint32_t, 4, RX_SW_BIG>() : rx_sweep_tile<uint32_t, 0, RX_SW_BIG>();
+  return sm ? rx_sweep_tile<u64, 0, RX_SW_SMALL>()
+            : vb == 8 ? rx_sweep_tile<u64, 8, RX_SW_BIG>()
+            : vb ? rx_sweep_tile<u64, 4, RX_SW_BIG>() : rx_sweep_tile<u64, 0, RX_SW_BIG>();
 }
 
 static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
@@ -840,23 +845,34 @@ static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t 
 }
 
 /* The one-sweep passes, a launch per digit. */
-template <typename K, typename V, bool PV, bool SMALL>
+template <typename K, typename V, bool PV, int SHAPE>
 static gp_status rx_sweeps(gp_context *ctx, rx_sweep_args &a, int npass, u64 tiles) {
-  constexpr size_t smem = sizeof(rx_sweep_smem<K, V, PV, SMALL>);
+  constexpr size_t smem = sizeof(rx_sweep_smem<K, V, PV, SHAPE>);
   gp_status ok = rx_smem_ok(ctx, smem);
   if (ok) return ok;
   static unsigned long long attr_set; /* per device: common/per_device.h */
   if (!gp_dev_flag(&attr_set, ctx->device)) {
-    gp_status s = rx_smem_attr(ctx, rx_onesweep<K, V, PV, SMALL>, smem);
+    gp_status s = rx_smem_attr(ctx, rx_onesweep<K, V, PV, SHAPE>, smem);
     if (s) return s;
     gp_dev_flag_set(&attr_set, ctx->device);
   }
   for (int p = 0; p < npass; p++) {
     a.pass = p;
-    rx_onesweep<K, V, PV, SMALL><<<(unsigned)tiles, GP_RX_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
+    rx_onesweep<K, V, PV, SHAPE><<<(unsigned)tiles, GP_RX_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
     GP_LAUNCH_CHECK(ctx, "rx_onesweep", tiles, GP_RX_THREADS, smem);
   }
   return GP_OK;
+}
+
+/* 8-byte keys with 8-byte values take RX_SW_WIDE tiles where the GPU gives a block their
+ * shared memory (112 KiB at 16 keys a thread: Hopper and sm_80 / sm_100, not sm_86 /
+ * sm_89 / sm_120, whose 99 KiB keep RX_SW_BIG's 88). */
+template <typename K, typename V, bool PV> static bool rx_wide_ok(const gp_context *ctx) {
+  if constexpr (sizeof(K) == 8 && PV && sizeof(V) == 8 &&
+                GP_RX_PAIR_ITEMS8_V8_WIDE != GP_RX_PAIR_ITEMS8_V8)
+    return ctx->smem_block >= sizeof(rx_sweep_smem<K, V, PV, RX_SW_WIDE>);
+  else
+    return false;
 }
 
 /* The device-wide sort: kin (read by the first active pass; may be kbuf0) to kbuf0,
@@ -869,7 +885,9 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   const rx_scratch_layout L = rx_layout(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   constexpr int NP = rx_npass<K>();
   const bool small = rx_small_sweep(n);
-  const u64 tile = rx_tile_for(sizeof(K), PV ? (int)sizeof(V) : 0, n);
+  const bool wide = !small && rx_wide_ok<K, V, PV>(ctx);
+  const u64 tile = wide ? rx_sweep_tile<K, 8, RX_SW_WIDE>()
+                        : rx_tile_for(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   const u64 tiles = (n + tile - 1) / tile;
   if (tiles > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);
@@ -901,8 +919,14 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
                                             (rx_plan *)a.plan);
   GP_LAUNCH_CHECK(ctx, "rx_plan_kernel", 1, GP_RX_RADIX, 0);
 
-  gp_status s = small ? rx_sweeps<K, V, PV, true>(ctx, a, NP, tiles)
-                      : rx_sweeps<K, V, PV, false>(ctx, a, NP, tiles);
+  gp_status s;
+  if (small)
+    s = rx_sweeps<K, V, PV, RX_SW_SMALL>(ctx, a, NP, tiles);
+  else if constexpr (sizeof(K) == 8 && PV && sizeof(V) == 8)
+    s = wide ? rx_sweeps<K, V, PV, RX_SW_WIDE>(ctx, a, NP, tiles)
+             : rx_sweeps<K, V, PV, RX_SW_BIG>(ctx, a, NP, tiles);
+  else
+    s = rx_sweeps<K, V, PV, RX_SW_BIG>(ctx, a, NP, tiles);
   if (s) return s;
   u64 fblocks = (n + 255) / 256;
   if (fblocks > (u64)sms * 8) fblocks = (u64)sms * 8;

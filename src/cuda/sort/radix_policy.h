@@ -33,10 +33,16 @@
 /* 8-byte keys with 8-byte values (H200, 2026-12-01, CUB / ours at 2^24 and 2^28: 12
    items 0.906x / 0.895x, 16 items 0.973x / 0.986x; docs/perf/sort.md). 12: at 16 the
    one-sweep block needs 112 KiB of shared memory, more than sm_86 / sm_89 / sm_120 give
-   a block (99 KiB), where every such sort above 2^19 keys would fail; at 12, 88 KiB.
-   (Both shapes, chosen by the device, are the way to the 16's speed on Hopper.) */
+   a block (99 KiB), where every such sort above 2^19 keys would fail; at 12, 88 KiB. */
 #ifndef GP_RX_PAIR_ITEMS8_V8
 #define GP_RX_PAIR_ITEMS8_V8 12
+#endif
+/* ... and where the GPU gives a block 112 KiB (rx_wide_ok in radix.cu): 16 keys a thread
+   (H200, 2026-12-02, s13-a, CUB / ours at 2^24 and 2^28: 12 items 0.907x / 0.895x, 14
+   0.954x / 0.952x, 16 0.973x / 0.986x; docs/perf/sort.md). Equal to the above: one
+   shape everywhere. */
+#ifndef GP_RX_PAIR_ITEMS8_V8_WIDE
+#define GP_RX_PAIR_ITEMS8_V8_WIDE 16
 #endif
 
 /* sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2 keys take one-sweep tiles of this many keys
