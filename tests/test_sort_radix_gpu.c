@@ -562,7 +562,8 @@ int main(void) {
        tiles where the GPU has the shared memory (rx_wide_ok; sm_89 mode: the usual
        tiles): a partial last tile of each, quick runs too */
     if (gp_dtype_size((gp_dtype)kt) == 8) {
-      const size_t wn = ((size_t)1 << GP_RX_SMALL_SWEEP_LOG2) + (size_t)GP_RX_THREADS * GP_RX_PAIR_ITEMS8_V8_WIDE * 3 + 77;
+      const size_t wn = ((size_t)1 << GP_RX_SMALL_SWEEP_LOG2) +
+                        (size_t)GP_RX_THREADS * GP_RX_PAIR_ITEMS8_V8_WIDE * 3 + 77;
       check_argsort((gp_dtype)kt, GP_U64, (kt + 1) % RX_NPAT, wn, GP_DESCENDING, 1);
       cmp_sort((gp_dtype)kt, GP_U64, kt % RX_NPAT, wn + 5, GP_ASCENDING, GP_SORT_RADIX, 0);
       cmp_sort((gp_dtype)kt, GP_I64, SC_FEW, wn, GP_DESCENDING, GP_SORT_AUTO, 1);

@@ -21,10 +21,10 @@
  *    device; the host launches every round of the plan without synchronizing.
  *    Prefilter (large n, small k; topk_cuda.h): before round 1, one block takes a
  *    strided sample of 4096 keys and selects the one of a rank that leaves ~4k +
- *    17/4096 of the data at or below it; one read of the input copies those into buffer 1, and
- *    pass 1 reads that buffer when it holds >= k elements and nothing was dropped (each
- *    block decides alike from the counters), else the input as before. Either way the
- *    rounds select the same k composites.
+ *    17/4096 of the data at or below it; one read of the input copies those into
+ *    buffer 1, and pass 1 reads that buffer when it holds >= k elements and nothing was
+ *    dropped (each block decides alike from the counters), else the input as before.
+ *    Either way the rounds select the same k composites.
  *    Cost on uniform [0,1) f32 (the worst common case: a 13-bit digit leaves 1/32 of
  *    the data in the top bucket): pass 1 reads n, pass 2 reads n and writes n/32 pairs,
  *    pass 3 reads those; the rest touches a few thousand elements. On normal data the
@@ -510,7 +510,8 @@ gp_tk_pass_kernel(const gp_tk_pass a) {
  * (A bitonic sort of the sample took 40-55 us on the H200, ncu; this takes a few.) */
 template <typename K>
 __global__ void __launch_bounds__(GP_TK_SCAN_THREADS)
-gp_tk_sample_kernel(const K *in, tk_u64 n, gp_key_class kc, int largest, int rank, gp_tk_state *st) {
+gp_tk_sample_kernel(const K *in, tk_u64 n, gp_key_class kc, int largest, int rank,
+                    gp_tk_state *st) {
   constexpr int M = GP_CUDA_TOPK_SAMPLE, PER = M / GP_TK_SCAN_THREADS;
   static_assert(M % GP_TK_SCAN_THREADS == 0 && GP_TK_SCAN_THREADS >= 256, "sample layout");
   __shared__ unsigned hist[256];

@@ -54,8 +54,8 @@ size_t gp_cuda_topk_select_scratch_bytes(const gp_context *ctx, gp_dtype type, s
  * device memory, 256-byte aligned; once the stream has run the launches, its first 8
  * bytes hold the number of pairs written, k (anything else is an internal error the
  * caller reports), and the next 8 the slots of the prefilter's buffer that the rounds
- * read (candidates and sentinels; 0: they read the input). Deterministic: the set is fixed by the input, whatever the order in
- * which blocks write it. */
+ * read (candidates and sentinels; 0: they read the input). Deterministic: the set is
+ * fixed by the input, whatever the order in which blocks write it. */
 gp_status gp_cuda_topk_select(gp_context *ctx, gp_dtype type, const void *d_in, size_t n,
                               size_t k, int largest, void *scratch, void *d_keys,
                               uint64_t *d_idx);

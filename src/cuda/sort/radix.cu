@@ -58,7 +58,8 @@ template <typename K> __host__ __device__ constexpr unsigned rx_tile() {
  * blocks may take their shared memory (rx_wide_ok) */
 enum { RX_SW_BIG = 0, RX_SW_SMALL = 1, RX_SW_WIDE = 2 };
 template <typename K, int VB, int SHAPE> __host__ __device__ constexpr int rx_sweep_items() {
-  return SHAPE == RX_SW_SMALL ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
+  return SHAPE == RX_SW_SMALL
+             ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
          : VB == 0 ? rx_items<K>()
          : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4
          : VB == 8 ? (SHAPE == RX_SW_WIDE ? GP_RX_PAIR_ITEMS8_V8_WIDE : GP_RX_PAIR_ITEMS8_V8)
@@ -663,8 +664,9 @@ struct rx_scratch_layout {
 static u64 rx_tile_for(size_t kb, int vb, size_t n) {
   const bool sm = rx_small_sweep(n); /* the small shape is the same with or without values */
   if (kb == 4)
-    return sm ? rx_sweep_tile<uint32_t, 0, RX_SW_SMALL>()
-              : vb ? rx_sweep_tile<uint32_t, 4, RX_SW_BIG>() : rx_sweep_tile<uint32_t, 0, RX_SW_BIG>();
+    return sm   ? rx_sweep_tile<uint32_t, 0, RX_SW_SMALL>()
+           : vb ? rx_sweep_tile<uint32_t, 4, RX_SW_BIG>()
+                : rx_sweep_tile<uint32_t, 0, RX_SW_BIG>();
   return sm ? rx_sweep_tile<u64, 0, RX_SW_SMALL>()
             : vb == 8 ? rx_sweep_tile<u64, 8, RX_SW_BIG>()
             : vb ? rx_sweep_tile<u64, 4, RX_SW_BIG>() : rx_sweep_tile<u64, 0, RX_SW_BIG>();
