@@ -61,7 +61,7 @@ template <typename K, int VB, int SHAPE> __host__ __device__ constexpr int rx_sw
   return SHAPE == RX_SW_SMALL
              ? (sizeof(K) == 4 ? GP_RX_SMALL_SWEEP_ITEMS4 : GP_RX_SMALL_SWEEP_ITEMS8)
          : VB == 0 ? rx_items<K>()
-         : sizeof(K) == 4 ? GP_RX_PAIR_ITEMS4
+         : sizeof(K) == 4 ? (VB == 8 ? GP_RX_PAIR_ITEMS4_V8 : GP_RX_PAIR_ITEMS4)
          : VB == 8 ? (SHAPE == RX_SW_WIDE ? GP_RX_PAIR_ITEMS8_V8_WIDE : GP_RX_PAIR_ITEMS8_V8)
          : GP_RX_PAIR_ITEMS8;
 }
@@ -357,6 +357,16 @@ template <typename K, typename V, bool PV, int SHAPE> struct rx_sweep_smem {
   K k[rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>()];
   V v[PV ? rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>() : 1];
 };
+/* every shape but RX_SW_WIDE fits the 99 KiB a block may take on sm_86 / sm_89 / sm_120 */
+template <typename K, typename V, bool PV> constexpr bool rx_sweep_fits_99k() {
+  return sizeof(rx_sweep_smem<K, V, PV, RX_SW_BIG>) <= 99 * 1024 &&
+         sizeof(rx_sweep_smem<K, V, PV, RX_SW_SMALL>) <= 99 * 1024;
+}
+static_assert(rx_sweep_fits_99k<uint32_t, uint32_t, false>() &&
+                  rx_sweep_fits_99k<uint32_t, uint32_t, true>() &&
+                  rx_sweep_fits_99k<uint32_t, u64, true>() && rx_sweep_fits_99k<u64, u64, false>() &&
+                  rx_sweep_fits_99k<u64, uint32_t, true>() && rx_sweep_fits_99k<u64, u64, true>(),
+              "a one-sweep shape past 99 KiB of shared memory: sm_86 / sm_89 / sm_120 cannot run it");
 
 /* One digit pass over one tile (see the file comment). */
 template <typename K, typename V, bool PV, int SHAPE>

@@ -14,7 +14,12 @@
    memory, so fewer keys keep 3 blocks per SM for 4-byte pairs). Measured on the H200,
    2026-12-01 (docs/perf/sort.md): u32 keys 2^28 at 16/18/20/22/24 items 0.69/0.72/0.72/
    0.73/0.75x CUB, u64 0.85-1.01x rising with items; u32 pairs 2^24 0.93x at 18, 0.82x at
-   24 (2 blocks per SM). */
+   24 (2 blocks per SM). 4-byte pairs again on 2026-12-02 (s13-a, s13-g), u32/u32 CUB /
+   ours at 2^24 and 2^28: 16 items 0.963x / 0.972x, 17 0.977-0.978x / 1.000x, 18
+   0.981-0.988x / 1.007-1.013x, 19 0.997-0.998x / 1.035x, 20 0.926x / 0.909x, 22 0.956x /
+   0.951x: at 19 three blocks' shared memory (~74 KiB each) still fit an H200 SM, at 20
+   two. With 8-byte values (argsorts with 64-bit indices) 18: at 19 the block would need
+   101.5 KiB, more than sm_86 / sm_89 / sm_120 give one (99 KiB). */
 #ifndef GP_RX_THREADS
 #define GP_RX_THREADS 384
 #endif
@@ -25,7 +30,10 @@
 #define GP_RX_ITEMS8 16
 #endif
 #ifndef GP_RX_PAIR_ITEMS4
-#define GP_RX_PAIR_ITEMS4 18
+#define GP_RX_PAIR_ITEMS4 19
+#endif
+#ifndef GP_RX_PAIR_ITEMS4_V8
+#define GP_RX_PAIR_ITEMS4_V8 18
 #endif
 #ifndef GP_RX_PAIR_ITEMS8
 #define GP_RX_PAIR_ITEMS8 12
