@@ -671,15 +671,15 @@ struct rx_scratch_layout {
 /* Keys in a one-sweep tile for a sort of n keys of kb bytes, values of vb bytes (0:
  * none): the shape rx_device_sort launches, or a smaller one (RX_SW_WIDE's tiles are
  * larger), which rx_layout sizes the look-back for. */
+template <typename K, int VB> static u64 rx_tile_of(bool small) {
+  return small ? rx_sweep_tile<K, VB, RX_SW_SMALL>() : rx_sweep_tile<K, VB, RX_SW_BIG>();
+}
 static u64 rx_tile_for(size_t kb, int vb, size_t n) {
-  const bool sm = rx_small_sweep(n); /* the small shape is the same with or without values */
+  const bool sm = rx_small_sweep(n);
   if (kb == 4)
-    return sm   ? rx_sweep_tile<uint32_t, 0, RX_SW_SMALL>()
-           : vb ? rx_sweep_tile<uint32_t, 4, RX_SW_BIG>()
-                : rx_sweep_tile<uint32_t, 0, RX_SW_BIG>();
-  return sm ? rx_sweep_tile<u64, 0, RX_SW_SMALL>()
-            : vb == 8 ? rx_sweep_tile<u64, 8, RX_SW_BIG>()
-            : vb ? rx_sweep_tile<u64, 4, RX_SW_BIG>() : rx_sweep_tile<u64, 0, RX_SW_BIG>();
+    return vb == 8 ? rx_tile_of<uint32_t, 8>(sm) : vb ? rx_tile_of<uint32_t, 4>(sm)
+                                                      : rx_tile_of<uint32_t, 0>(sm);
+  return vb == 8 ? rx_tile_of<u64, 8>(sm) : vb ? rx_tile_of<u64, 4>(sm) : rx_tile_of<u64, 0>(sm);
 }
 
 static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
@@ -898,8 +898,9 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   constexpr int NP = rx_npass<K>();
   const bool small = rx_small_sweep(n);
   const bool wide = !small && rx_wide_ok<K, V, PV>(ctx);
+  /* the launched shape's tile, from the same templates as rx_tile_for's (rx_layout's) */
   const u64 tile = wide ? rx_sweep_tile<K, 8, RX_SW_WIDE>()
-                        : rx_tile_for(sizeof(K), PV ? (int)sizeof(V) : 0, n);
+                        : rx_tile_of<K, PV ? (int)sizeof(V) : 0>(small);
   const u64 tiles = (n + tile - 1) / tile;
   if (tiles > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);
