@@ -405,9 +405,10 @@ gp_status gp_dist_sort_pairs(gp_dist *d, gp_dtype key_type, void *const *keys,
  * 1 <= k <= n, sorted in that order, ties broken by the lower index (deterministic).
  * Floats follow the sort's total order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).
  * values gets k elements of `type` (their bits as in `in`), indices k uint64 positions;
- * either may be NULL. Synchronizes. On CUDA, k <= n / 16 takes a radix select (about
- * two reads of the input; the context workspace grows to about n * (element size + 8)
- * * 9 / 64 bytes plus up to about 100 MB and stays held), larger k a sort of all n
+ * either may be NULL. Synchronizes. On CUDA, k <= n / 16 takes a radix select (one
+ * read of the input for n >= 2^20 and small k, where a sample's threshold holds the
+ * answer, else two or three; the context workspace grows to about n * (element size +
+ * 8) * 9 / 64 bytes plus up to about 100 MB and stays held), larger k a sort of all n
  * (key, index) pairs, about n * (element size + 16) bytes of device memory. */
 gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size_t k,
                   gp_order order, void *values, uint64_t *indices);
