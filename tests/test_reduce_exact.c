@@ -4,6 +4,7 @@
  * range, overflow, NaN / inf), across sizes and tile boundaries, under permutation and
  * for every OpenMP thread count. tests/test_reduce_exact_gpu.c runs the same on CUDA. */
 #include "exact_cases.h"
+#include "core/exact_sum.h"
 
 #include <stdlib.h>
 #ifdef _OPENMP
@@ -44,8 +45,40 @@ static void test_threads(void) {
 #endif
 }
 
+/* gp_xs_fast_add1/add2 (Fast2Sum, the CUDA kernels' form) decide and produce exactly
+ * what gp_xs_add1/add2 (TwoSum) do: every pair of operands drawn from the kinds above,
+ * both orders, with heads and tails of every kind, plus zeros, infinities, NaN and sums
+ * that overflow. */
+static double fa_operand(uint64_t r) {
+  static const double special[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e300, -1e300,
+                                   0x1p1023, -0x1p1023, 0x1p-1074, -0x1p-1074, 1.0, -1.0};
+  const size_t nsp = sizeof special / sizeof special[0];
+  if (r % 7 == 0) return special[(r / 7) % nsp];
+  return gen_f64((int)(r % K_NKINDS), (size_t)(r >> 8), 1);
+}
+
+static void test_fast_add(void) {
+  check_seed(7);
+  unsigned long bad1 = 0, bad2 = 0;
+  for (int i = 0; i < 2000000; i++) {
+    double h = fa_operand(check_rand64()), x = fa_operand(check_rand64());
+    double l = (i & 1) ? fa_operand(check_rand64()) : ldexp(h, -60);
+    if (!(fabs(h) < GP_XS_F64_HEAD_MAX) || !isfinite(l)) l = -0.0; /* as the kernels keep them */
+    if (i % 3 == 0) x = (double)(float)x; /* F32 inputs, as gp_xs_add1 gets them */
+    double h1 = h, h1f = h;
+    const int r1 = gp_xs_add1(&h1, x), r1f = gp_xs_fast_add1(&h1f, x);
+    if (r1 != r1f || bits64(h1) != bits64(h1f)) bad1++;
+    double h2 = h, l2 = l, h2f = h, l2f = l;
+    const int r2 = gp_xs_add2(&h2, &l2, x), r2f = gp_xs_fast_add2(&h2f, &l2f, x);
+    if (r2 != r2f || bits64(h2) != bits64(h2f) || bits64(l2) != bits64(l2f)) bad2++;
+  }
+  CHECK_MSG(bad1 == 0, "gp_xs_fast_add1 differs from gp_xs_add1 on %lu of 2000000 pairs", bad1);
+  CHECK_MSG(bad2 == 0, "gp_xs_fast_add2 differs from gp_xs_add2 on %lu of 2000000 triples", bad2);
+}
+
 int main(void) {
   ctx = check_cpu_context();
+  test_fast_add();
   test_known();
   test_ties();
   test_random();

@@ -63,6 +63,42 @@ GP_RT_FN int gp_xs_add2(double *h, double *l, double x) {
   return 1;
 }
 
+/* gp_xs_add1 and gp_xs_add2 by Fast2Sum (Dekker) instead of TwoSum: with a the operand
+ * of the larger magnitude and b the other, s = fl(a + b), z = fl(s - a) is exact, and so
+ * is the error b - z; s is exact iff z == b. The same decisions and results as the
+ * TwoSum forms (both test exactness; an infinite s fails both, a NaN or infinite x
+ * too), in fewer FP64 operations: add1 two additions and two compares where TwoSum
+ * takes six additions and one (the choice of a and b is a select, not FP64 work).
+ * The CUDA kernel's hot loop uses these. */
+GP_RT_FN int gp_xs_fast_add1(double *h, double x) {
+  const double s = *h + x;
+  const int p = fabs(*h) >= fabs(x); /* false for a NaN x: then a = x, z is NaN */
+  const double a = p ? *h : x, b = p ? x : *h;
+  if (s - a != b) return 0;
+  *h = s;
+  return 1;
+}
+
+GP_RT_FN int gp_xs_fast_add2(double *h, double *l, double x) {
+  const double s = *h + x;
+  const int p = fabs(*h) >= fabs(x);
+  const double a = p ? *h : x, b = p ? x : *h;
+  const double z = s - a;
+  if (z == b) { /* l stays as it is (gp_xs_add2: a -0 l would turn +0) */
+    if (!(fabs(s) < GP_XS_F64_HEAD_MAX)) return 0;
+    *h = s;
+    return 1;
+  }
+  const double e = b - z; /* (h + x) - s, exactly; NaN or infinite when s is not finite */
+  const double t = *l + e;
+  const int q = fabs(*l) >= fabs(e);
+  const double c = q ? *l : e, d = q ? e : *l;
+  if (t - c != d || !(fabs(s) < GP_XS_F64_HEAD_MAX)) return 0;
+  *h = s;
+  *l = t;
+  return 1;
+}
+
 /* x (finite, an integer number of 2^lsb units) as three signed 32-bit digits d[0..2]
  * of limbs k, k+1, k+2; returns k, or -1 for x = 0. */
 GP_RT_FN int gp_xs_split(double x, int lsb, int64_t d[3]) {

@@ -133,11 +133,11 @@ __device__ __forceinline__ void gp_xs_step(double &h, double &l, float x, gp_xs_
                                            unsigned &fl) {
   (void)l;
   const double v = (double)x;
-  if (!gp_xs_add1(&h, v)) fl |= gp_xs_flush<float>(acc, v);
+  if (!gp_xs_fast_add1(&h, v)) fl |= gp_xs_flush<float>(acc, v);
 }
 __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs_u64 *acc,
                                            unsigned &fl) {
-  if (!gp_xs_add2(&h, &l, x)) fl |= gp_xs_flush<double>(acc, x);
+  if (!gp_xs_fast_add2(&h, &l, x)) fl |= gp_xs_flush<double>(acc, x);
 }
 /* another expansion (oh, ol) into (h, l), each part exactly or through the accumulator */
 template <typename T>
@@ -145,10 +145,10 @@ __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, dou
                                             gp_xs_u64 *acc, unsigned &fl) {
   fl |= gp_xs_head_flag(oh);
   if (sizeof(T) == 4) { /* ol is -0 */
-    if (!gp_xs_add1(&h, oh)) fl |= gp_xs_flush<T>(acc, oh);
+    if (!gp_xs_fast_add1(&h, oh)) fl |= gp_xs_flush<T>(acc, oh);
   } else {
-    if (!gp_xs_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
-    if (!gp_xs_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);
+    if (!gp_xs_fast_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
+    if (!gp_xs_fast_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);
   }
 }
 

@@ -103,9 +103,9 @@ template <typename T> struct gp_seg_exact {
   }
   static __device__ __forceinline__ void add(S &s, double x, gp_u64 *acc) {
     if (sizeof(T) == 4) {
-      if (!gp_xs_add1(&s.h, x)) flush(acc, x);
+      if (!gp_xs_fast_add1(&s.h, x)) flush(acc, x);
     } else {
-      if (!gp_xs_add2(&s.h, &s.l, x)) flush(acc, x);
+      if (!gp_xs_fast_add2(&s.h, &s.l, x)) flush(acc, x);
     }
   }
   static __device__ __forceinline__ void step(S &s, T x, gp_u64 *acc) { add(s, (double)x, acc); }
@@ -118,12 +118,12 @@ template <typename T> struct gp_seg_exact {
   }
   /* group mode: the expansion alone, or false when an input or a lane's state did not fit */
   static __device__ __forceinline__ bool step_try(S &s, T x) {
-    if (sizeof(T) == 4) return gp_xs_add1(&s.h, (double)x);
-    return gp_xs_add2(&s.h, &s.l, (double)x);
+    if (sizeof(T) == 4) return gp_xs_fast_add1(&s.h, (double)x);
+    return gp_xs_fast_add2(&s.h, &s.l, (double)x);
   }
   static __device__ __forceinline__ bool merge_try(S &s, S o) {
-    if (sizeof(T) == 4) return gp_xs_add1(&s.h, o.h);
-    return gp_xs_add2(&s.h, &s.l, o.h) && gp_xs_add2(&s.h, &s.l, o.l);
+    if (sizeof(T) == 4) return gp_xs_fast_add1(&s.h, o.h);
+    return gp_xs_fast_add2(&s.h, &s.l, o.h) && gp_xs_fast_add2(&s.h, &s.l, o.l);
   }
   static __device__ __forceinline__ Out finish_alone(S s) {
     if (sizeof(T) == 4) return gp_rt_canon_f32((float)s.h);

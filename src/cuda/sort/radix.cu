@@ -899,8 +899,8 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   const bool small = rx_small_sweep(n);
   const bool wide = !small && rx_wide_ok<K, V, PV>(ctx);
   /* the launched shape's tile, from the same templates as rx_tile_for's (rx_layout's) */
-  const u64 tile = wide ? rx_sweep_tile<K, 8, RX_SW_WIDE>()
-                        : rx_tile_of<K, PV ? (int)sizeof(V) : 0>(small);
+  constexpr int VB = PV ? (int)sizeof(V) : 0;
+  const u64 tile = wide ? rx_sweep_tile<K, VB, RX_SW_WIDE>() : rx_tile_of<K, VB>(small);
   const u64 tiles = (n + tile - 1) / tile;
   if (tiles > 0x7FFFFFFFull)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "radix sort too large for one grid (%llu tiles)", tiles);
@@ -1257,9 +1257,10 @@ extern "C" gp_status gp_cuda_radix_summarize(gp_context *ctx, gp_dtype key_type,
  * small segments inside the span, already sorted, stay as they are. */
 #define GP_RX_SEG_COMPOSITE_MIN 16
 
-static bool rx_seg_composite(gp_dtype kt, size_t nseg, const gp_cuda_seg_summary *sum) {
-  return gp_dtype_size(kt) == 4 && sum->nlarge >= GP_RX_SEG_COMPOSITE_MIN &&
-         nseg <= 0xFFFFFFFFull;
+/* count: the large segments it would sort (the summary's for the scratch, which then
+ * covers either path; those the clusters left for the choice) */
+static bool rx_seg_composite(gp_dtype kt, size_t nseg, u64 count) {
+  return gp_dtype_size(kt) == 4 && count >= GP_RX_SEG_COMPOSITE_MIN && nseg <= 0xFFFFFFFFull;
 }
 
 /* Scratch: the spans of the large segments that clusters sort, then the composites and
@@ -1270,7 +1271,7 @@ static size_t rx_spans_bytes(const gp_cuda_seg_summary *sum) { return rx_align(s
 extern "C" size_t gp_cuda_radix_segments_scratch(gp_dtype key_type, int value_bytes,
                                                  size_t nseg, const gp_cuda_seg_summary *sum) {
   if (!sum->nlarge) return 0;
-  if (rx_seg_composite(key_type, nseg, sum))
+  if (rx_seg_composite(key_type, nseg, sum->nlarge))
     return rx_spans_bytes(sum) + rx_align((size_t)sum->n * 8) +
            gp_cuda_radix_scratch_upto(GP_U64, value_bytes, sum->n);
   return rx_spans_bytes(sum) + gp_cuda_radix_scratch_upto(key_type, value_bytes, sum->max_large);
@@ -1397,7 +1398,7 @@ static gp_status rx_segments_t(gp_context *ctx, gp_dtype kt, void *keys, void *v
   /* the composite pays for the segments the clusters left, not for those they took: it
      sorts the whole span between the first and the last of the rest (its scratch, sized
      from the summary, covers either path) */
-  if (sizeof(K) == 4 && nrest >= GP_RX_SEG_COMPOSITE_MIN && rx_seg_composite(kt, nseg, sum)) {
+  if (sizeof(K) == 4 && rx_seg_composite(kt, nseg, nrest)) {
     s = rx_segments_composite<V, PV>(ctx, (uint32_t *)keys, (V *)values, d_off, nseg, r, nrest,
                                      kind, desc, sc);
     goto out;
