@@ -33,12 +33,11 @@ typedef unsigned long long gp_xs_u64;
 
 #define GP_XS_THREADS 256u
 #define GP_XS_WARPS (GP_XS_THREADS / GP_WARP_SIZE)
-#ifndef GP_XS_UNROLL
-#define GP_XS_UNROLL 4u     /* 16-byte loads in flight per thread per tile */
-#endif
-#ifndef GP_XS_CONTIG
-#define GP_XS_CONTIG 0 /* 1: block b takes a contiguous range of tiles (A/B) */
-#endif
+/* 16-byte loads in flight per thread per tile. 6 and 8 were slower at every size on the
+ * H200 (2026-12-02, docs/perf/reduce.md: F32 2^16..2^22 by 5-15%, at 2^28 even (6) or
+ * 31% slower (8, spills)), as was a contiguous range of tiles a block instead of the
+ * grid stride (up to 7% slower at 2^24, even at 2^28). */
+#define GP_XS_UNROLL 4u
 #ifndef GP_XS_MIN_BLOCKS
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
 #endif
@@ -382,10 +381,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   const size_t full = n / TE;
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
-  const size_t t0 = GP_XS_CONTIG ? full * blockIdx.x / gridDim.x : blockIdx.x;
-  const size_t t1 = GP_XS_CONTIG ? full * (blockIdx.x + 1) / gridDim.x : full;
-  const size_t ts = GP_XS_CONTIG ? 1 : gridDim.x;
-  for (size_t tile = t0; tile < t1; tile += ts) {
+  for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
     gp_xs_part<T> a;
     gp_xs_load<T, LD>(a, in, tile);
 #pragma unroll

@@ -39,9 +39,6 @@
 #ifndef GP_SEG_CHUNK
 #define GP_SEG_CHUNK ((size_t)8192)
 #endif
-#ifndef GP_SEG_ROWS_BLOCK_MIN
-#define GP_SEG_ROWS_BLOCK_MIN ((size_t)-1) /* rows (not split) of at least this many elements: a block each (A/B) */
-#endif
 #define GP_SEG_MAX_CHUNKS ((size_t)1024)
 #define GP_SEG_MAX_TASKS ((size_t)32768)
 
@@ -415,7 +412,9 @@ static gp_status gp_seg_launch(gp_context *ctx, const void *d_in, const uint64_t
     if (v < 32) return gp_seg_group<T, P, 16>(ctx, in, map, nseg, out);
     return gp_seg_group<T, P, 32>(ctx, in, map, nseg, out);
   }
-  if (chunks > 1 || (!d_offsets && row_len < GP_SEG_ROWS_BLOCK_MIN) || (d_offsets && mean_len <= GP_SEG_WARP_MAX_MEAN)) {
+  /* rows take warps: a block a row of 4096 .. 16383 elements was 0-67% slower (H200,
+     2026-12-02, docs/perf/reduce.md) */
+  if (chunks > 1 || !d_offsets || mean_len <= GP_SEG_WARP_MAX_MEAN) {
     const size_t tasks = nseg * chunks;
     /* chunk starts stay 16-byte aligned when the rows are */
     const size_t per = ((row_len + chunks - 1) / chunks + 3) & ~(size_t)3;
