@@ -4,8 +4,8 @@
  * per lane, 4 FP64 instructions per element; F64: two doubles, 5, or 11 when the tail
  * takes a part), any other input goes into its warp's fixed-point superaccumulator in
  * shared memory (integer atomics). At the end the block folds its lanes' expansions by
- * the same exact test into one expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit integers in a window set by the
- * block's largest exponent, exact_fold.cuh, when the values fit it, the record then
+ * the same exact test into one expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit
+ * integers in a window set by the block's largest exponent, exact_fold.cuh, when the values fit it, the record then
  * holding three 53-bit chunks of that integer, unrounded), which it writes as
  * its record (scratch); a block whose superaccumulator
  * was used also adds its normalized limbs into the call's global accumulator (integer
