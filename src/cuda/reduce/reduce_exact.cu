@@ -5,19 +5,19 @@
  * takes a part), any other input goes into its warp's fixed-point superaccumulator in
  * shared memory (integer atomics). At the end the block folds its lanes' expansions by
  * the same exact test into one expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit
- * integers in a window set by the block's largest exponent, exact_fold.cuh, when the values fit it, the record then
- * holding three 53-bit chunks of that integer, unrounded), which it writes as
- * its record (scratch); a block whose superaccumulator
+ * integers in a window set by the block's largest exponent, exact_fold.cuh, when the
+ * values fit it, the record then holding three 53-bit chunks of that integer,
+ * unrounded), which it writes as its record (scratch); a block whose superaccumulator
  * was used also adds its normalized limbs into the call's global accumulator (integer
  * atomics: associative, so any order gives the same integer). The last block (ticket)
- * folds the records the same way: when no block used a superaccumulator and no input
- * was NaN or infinite (ordinary data), the fold is the exact sum and one IEEE addition
- * (F64: head + tail; F32: the double head narrowed) rounds it; otherwise everything
- * goes into limbs, which are rounded. Either way the bits never depend on the grid,
- * the order or the backend.
- * gp_cuda_sum_exact_acc runs the same kernel without records: every block adds its
- * expansion into the global accumulator and the last block writes the normalized
- * superaccumulator instead of rounding it: gp_dist_reduce adds the ranks' ones. */
+ * folds the records the same way: when no block used a superaccumulator and no input was
+ * NaN or infinite (ordinary data), the fold is the exact sum and one IEEE addition (F64:
+ * head + tail; F32: the double head narrowed) rounds it; otherwise everything goes into
+ * limbs, which are rounded. Either way the bits never depend on the grid, the order or
+ * the backend. gp_cuda_sum_exact_acc runs the same kernel without records: every block
+ * adds its expansion into the global accumulator and the last block writes the
+ * normalized superaccumulator instead of rounding it: gp_dist_reduce adds the ranks'
+ * ones. */
 #include "cuda/common/load16.cuh"
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
