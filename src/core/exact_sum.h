@@ -11,7 +11,8 @@
  * flags for NaN / +inf / -inf inputs. Rounded once at the end (round to nearest even).
  *
  * Expansion: F32 inputs accumulate in one double h, F64 inputs in two doubles (h, l);
- * an addition is committed only when TwoSum says it lost nothing (and, for F64, the
+ * an addition is committed only when an exactness test says it lost nothing (TwoSum on
+ * the CPU, Fast2Sum in the CUDA kernels: the same decisions; and, for F64, the
  * head stays below 2^1000 so nothing can overflow); otherwise that one input goes to
  * the superaccumulator. For data of ordinary range that is almost never. */
 #ifndef GP_CORE_EXACT_SUM_H

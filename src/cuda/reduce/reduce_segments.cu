@@ -6,9 +6,10 @@
  * loads a lane), longer ones a warp, the longest by offsets a block; rows of at least
  * two chunks are split into chunks, a warp each, whose records a second kernel combines.
  * Float SUM keeps exact expansions per lane (Fast2Sum, core/exact_sum.h). A lane group
- * tries the expansions alone and redoes a segment they cannot hold with one thread's superaccumulator; warps and
- * blocks send what does not fit to a shared superaccumulator, and when nothing went
- * there (the usual case) the head and tail already hold the exact sum and one rounding
+ * tries the expansions alone and redoes a segment they cannot hold with one thread's
+ * superaccumulator; warps and blocks send what does not fit to a shared
+ * superaccumulator, and when nothing went there (the usual case) the head and tail
+ * already hold the exact sum and one rounding
  * finishes; otherwise the superaccumulator is rounded. */
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/common/resident.cuh"
