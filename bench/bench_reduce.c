@@ -7,6 +7,7 @@
  * dtype x op x size. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "harness_kernels.h"
 #include "suites.h"
 #if GP_HAVE_CUDA
 #include "peers/cub_reduce.h"
@@ -52,6 +53,7 @@ typedef struct reduce_plan {
   uint64_t rows[MAX_LIST]; /* --rows: segment lengths */
   int ndt, nops, nalgo, nsizes, do_ladder, peers, nargs, nrows;
   int query; /* --pointer-query: our rows call gp_reduce, not gp_reduce_device */
+  int data;  /* --data: GPB_UNIFORM (the hash's [0, 1)), GPB_NORMAL, ... */
   reduce_step steps[MAX_LIST];
   int nsteps;
 } reduce_plan;
@@ -130,11 +132,27 @@ static int read_result(gpb_bench *b, gp_dtype t, const void *out, double *v, uin
 }
 
 /* Do two results agree? Integers and MIN/MAX exactly; float sums within rounding. */
-static int agree(gp_op op, gp_dtype out_t, double a, uint64_t abits, double b, uint64_t bbits) {
+/* --data: names, and each law's mean |x| (for the SUM check's tolerance) */
+static const char *data_name[GPB_NDATA] = {"uniform", "normal", "lognormal", "wide"};
+static const double data_mean_abs[GPB_NDATA] = {0.5, 0.8, 90.0, 2e7};
+static int g_data; /* the run's law (one per run): named in the case, sets the tolerance */
+
+/* A SUM of n inputs against CUB's: uniform data in [0, 1) has no cancellation, so
+ * relative agreement; with cancellation (normal, wide) CUB's own rounding error is
+ * bounded by the sum of |x| instead, ~ n * mean |x|. */
+static int agree(gp_op op, gp_dtype out_t, double a, uint64_t abits, double b, uint64_t bbits,
+                 size_t n) {
   if (out_t != GP_F32 && out_t != GP_F64) return abits == bbits;
   if (op != GP_SUM) return a == b || (isnan(a) && isnan(b));
-  double tol = out_t == GP_F32 ? 1e-4 : 1e-10; /* inputs are in [0, 1): no cancellation */
-  return fabs(a - b) <= tol * fabs(b) + 1e-30;
+  double tol = out_t == GP_F32 ? 1e-4 : 1e-10;
+  double floor = g_data == GPB_UNIFORM ? 1e-30 : tol * 1e-2 * (double)n * data_mean_abs[g_data];
+  return fabs(a - b) <= tol * fabs(b) + floor;
+}
+
+/* the case name with the data's law when it is not the default */
+static void case_name(char *buf, size_t size, const char *what) {
+  if (g_data == GPB_UNIFORM) snprintf(buf, size, "%s", what);
+  else snprintf(buf, size, "%s [%s]", what, data_name[g_data]);
 }
 
 static void usage(FILE *f) {
@@ -142,6 +160,7 @@ static void usage(FILE *f) {
           "usage: gpuprims bench reduce [--dtype f32,...] [--op sum,...] [--n 2^20,2^24,...]\n"
           "                             [--algo auto|all|interleaved,...] [--ladder] [--no-peers]\n"
           "                             [--rows LEN,...] [--pointer-query]\n"
+          "                             [--data uniform|normal|lognormal|wide]\n"
           "                             [shared options]\n\n"
           "Times gp_reduce_device on random device data (a hash per element, generated on the GPU),\n"
           "with cub::DeviceReduce and thrust::reduce on the same buffer and stream, and the\n"
@@ -154,6 +173,10 @@ static void usage(FILE *f) {
           "  --rows     row lengths: gp_reduce_rows over n / LEN rows of each --op (sum, min,\n"
           "             max) vs cub::DeviceSegmentedReduce::Sum (sum only)\n"
           "  --no-peers skip CUB and thrust\n"
+          "  --data     the float inputs' law (integers stay hashes): uniform in [0, 1) (24\n"
+          "             random bits a value, the default), normal, lognormal (exp(3 z)),\n"
+          "             wide (z * 2^k, k in -30..30); named in each case. The exact SUM's\n"
+          "             speed depends on it; CUB's does not\n"
           "  --pointer-query  our reduce rows call gp_reduce, which asks CUDA where in and out\n"
           "             live (two cudaPointerGetAttributes, ~1 us); by default they call\n"
           "             gp_reduce_device, which takes device pointers as CUB does\n\n");
@@ -230,6 +253,17 @@ static int parse_args(int argc, char **argv, gpb_options *opt, reduce_plan *p) {
     if (strcmp(a, "--ladder") == 0) { p->do_ladder = 1; continue; }
     if (strcmp(a, "--no-peers") == 0) { p->peers = 0; continue; }
     if (strcmp(a, "--pointer-query") == 0) { p->query = 1; continue; }
+    if (strcmp(a, "--data") == 0) {
+      int k = 0;
+      while (k < GPB_NDATA && (i + 1 >= argc || strcmp(argv[i + 1], data_name[k]) != 0)) k++;
+      if (k == GPB_NDATA) {
+        fprintf(stderr, "gpuprims bench reduce: --data needs one of uniform, normal, lognormal, wide\n");
+        return 2;
+      }
+      p->data = k;
+      i++;
+      continue;
+    }
     int is_list = strcmp(a, "--dtype") == 0 || strcmp(a, "--op") == 0 ||
                   strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0 || strcmp(a, "--rows") == 0;
     if (!is_list) {
@@ -298,8 +332,9 @@ static void time_peers(gpb_bench *b, reduce_arg *a, int peers, double bytes, pee
   pr->created = 1;
   const char *impls[2] = {"cub", "thrust"};
   int (*runs[2])(void *, void *) = {run_cub, run_thrust};
-  char name[96];
-  snprintf(name, sizeof name, "reduce %s", gp_op_name(a->op));
+  char name[96], what[64];
+  snprintf(what, sizeof what, "reduce %s", gp_op_name(a->op));
+  case_name(name, sizeof name, what);
   for (int q = 0; q < 2; q++) {
     gpb_case c = {impls[q], name, gp_dtype_name(a->t), NULL, a->n, 0, bytes, runs[q], NULL, a};
     gpb_time_case(b, &c, &pr->res[q]);
@@ -332,8 +367,9 @@ static int time_step(gpb_bench *b, reduce_arg *a, const reduce_step *s, double b
   const int units = dev->sm_count > 0 ? dev->sm_count : (dev->cpu_threads > 0 ? dev->cpu_threads : 1);
   a->algo = s->algo;
   a->two_phase_blocks = s->full_grid ? (unsigned)(units * 8) : 0;
-  char name[96];
-  snprintf(name, sizeof name, "reduce %s %s", gp_op_name(a->op), s->label);
+  char name[96], what[64];
+  snprintf(what, sizeof what, "reduce %s %s", gp_op_name(a->op), s->label);
+  case_name(name, sizeof name, what);
   gpb_case c = {"gpuprims", name, gp_dtype_name(a->t), s->note, a->n, 0, bytes, run_ours, NULL, a};
   gpb_result r;
   int rc = 0;
@@ -341,7 +377,8 @@ static int time_step(gpb_bench *b, reduce_arg *a, const reduce_step *s, double b
     const gp_dtype out_t = gp_reduce_out_type(a->op, a->t);
     double v;
     uint64_t bits;
-    if (!read_result(b, out_t, a->out, &v, &bits) && !agree(a->op, out_t, v, bits, pr->v, pr->bits)) {
+    if (!read_result(b, out_t, a->out, &v, &bits) &&
+        !agree(a->op, out_t, v, bits, pr->v, pr->bits, a->n)) {
       snprintf(r.note, sizeof r.note, "MISMATCH: %.17g vs cub %.17g", v, pr->v);
       rc = 1;
     }
@@ -486,8 +523,9 @@ static int time_rows(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *
     return 1;
   }
   const double bytes = (double)a.n * (double)gp_dtype_size(t);
-  char name[96];
-  snprintf(name, sizeof name, "rows %s len %llu", gp_op_name(op), (unsigned long long)row_len);
+  char name[96], what[64];
+  snprintf(what, sizeof what, "rows %s len %llu", gp_op_name(op), (unsigned long long)row_len);
+  case_name(name, sizeof name, what);
   gpb_result ours, cub;
   memset(&cub, 0, sizeof cub);
   int have_peer = 0, rc = 0;
@@ -505,7 +543,7 @@ static int time_rows(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *
     double v, pv;
     uint64_t bits, pbits;
     if (!read_result(b, out_t, a.out, &v, &bits) && !read_result(b, out_t, peer_out, &pv, &pbits) &&
-        !agree(op, out_t, v, bits, pv, pbits)) {
+        !agree(op, out_t, v, bits, pv, pbits, a.row_len)) {
       snprintf(ours.note, sizeof ours.note, "MISMATCH: row 0 %.17g vs cub %.17g", v, pv);
       rc = 1;
     }
@@ -529,7 +567,7 @@ static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t m
   const size_t es = gp_dtype_size(t);
   void *in = NULL, *out = NULL;
   if (max_n > SIZE_MAX / es || gpb_alloc(b, (size_t)max_n * es, &in) || gpb_alloc(b, 64, &out) ||
-      gpb_fill_random(b, t, in, (size_t)max_n, 0x5EED + (uint64_t)t)) {
+      gpb_fill_dist(b, t, in, (size_t)max_n, 0x5EED + (uint64_t)t, p->data)) {
     fprintf(stderr, "gpuprims bench reduce: cannot set up %llu elements of %s\n",
             (unsigned long long)max_n, gp_dtype_name(t));
     gpb_free(b, in);
@@ -558,6 +596,7 @@ int gp_bench_reduce(int argc, char **argv) {
   p.peers = 1;
   int r = parse_args(argc, argv, &opt, &p);
   if (r >= 0) return r;
+  g_data = p.data;
 
   gpb_bench *b;
   if (gpb_open(&b, "reduce", &opt, argc, argv)) return 1;

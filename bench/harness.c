@@ -398,6 +398,27 @@ int gpb_fill_random(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed) 
   return gpb_fill_random_range(b, t, p, n, seed, 0);
 }
 
+int gpb_fill_dist(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed, int kind) {
+  if (kind == GPB_UNIFORM || (t != GP_F32 && t != GP_F64)) return gpb_fill_random(b, t, p, n, seed);
+#if GP_HAVE_CUDA
+  if (b->dev.is_cuda) {
+    int e = gpb_cuda_fill_dist(p, t == GP_F32 ? 0 : 1, n, seed, kind, b->stream);
+    if (e) {
+      berr(b->suite, "filling %zu elements on the GPU failed: %s", n,
+           cudaGetErrorString((cudaError_t)e));
+      return 1;
+    }
+    return 0;
+  }
+#endif
+  for (size_t i = 0; i < n; i++) {
+    const double v = gpb_dist_value(kind, seed, i);
+    if (t == GP_F32) ((float *)p)[i] = (float)v;
+    else ((double *)p)[i] = v;
+  }
+  return 0;
+}
+
 int gpb_copy_async(gpb_bench *b, void *dst, const void *src, size_t bytes) {
   if (!bytes) return 0;
 #if GP_HAVE_CUDA

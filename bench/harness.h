@@ -117,6 +117,9 @@ void gpb_free(gpb_bench *b, void *p);           /* NULL is a no-op */
  * uniform in [0, 1); integers are uniform over the type's full range, except I32/U32 for
  * which the suite may want small values: see gpb_fill_random_range. Synchronizes. */
 int gpb_fill_random(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed);
+/* Float data of another law (GPB_NORMAL, GPB_LOGNORMAL, GPB_WIDE: harness_kernels.h);
+ * GPB_UNIFORM and integer types: gpb_fill_random. Synchronizes. */
+int gpb_fill_dist(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed, int kind);
 /* As gpb_fill_random, integers uniform in [0, range) (range 0: full range); floats
  * uniform in [0, range) (range 0: [0, 1)). */
 int gpb_fill_random_range(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed,

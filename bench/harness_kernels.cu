@@ -38,3 +38,23 @@ extern "C" int gpb_cuda_fill(void *p, int dtype, size_t n, uint64_t seed, uint64
   if (e != cudaSuccess) return (int)e;
   return (int)cudaStreamSynchronize((cudaStream_t)stream);
 }
+
+__global__ void gpb_fill_dist_kernel(void *p, int dtype, size_t n, uint64_t seed, int kind) {
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const double v = gpb_dist_value(kind, seed, i);
+    if (dtype == 0) ((float *)p)[i] = (float)v;
+    else ((double *)p)[i] = v;
+  }
+}
+
+extern "C" int gpb_cuda_fill_dist(void *p, int dtype, size_t n, uint64_t seed, int kind,
+                                  void *stream) {
+  if (n == 0) return 0;
+  size_t blocks = (n + 255) / 256;
+  if (blocks > 65536) blocks = 65536;
+  gpb_fill_dist_kernel<<<(unsigned)blocks, 256, 0, (cudaStream_t)stream>>>(p, dtype, n, seed, kind);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return (int)e;
+  return (int)cudaStreamSynchronize((cudaStream_t)stream);
+}

@@ -2,6 +2,7 @@
 #ifndef GP_BENCH_HARNESS_KERNELS_H
 #define GP_BENCH_HARNESS_KERNELS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,9 +25,25 @@ static inline GPB_HD uint64_t gpb_hash64(uint64_t seed, uint64_t i) {
   return z ^ (z >> 31);
 }
 
+/* Float data of other laws for gpb_fill_dist, element i from three hashes: GPB_NORMAL
+ * (Box-Muller in double, then the element type: every float's 24 bits random),
+ * GPB_LOGNORMAL (exp(3 z): positive, 1e-6 .. 1e6 and beyond), GPB_WIDE (z * 2^k, k
+ * uniform in -30 .. 30: exponents 60 apart, signs mixed). */
+enum { GPB_UNIFORM = 0, GPB_NORMAL, GPB_LOGNORMAL, GPB_WIDE, GPB_NDATA };
+static inline GPB_HD double gpb_dist_value(int kind, uint64_t seed, uint64_t i) {
+  const double u1 = ((double)(gpb_hash64(seed, i) >> 11) + 0.5) * 0x1.0p-53; /* (0, 1) */
+  const double u2 = (double)(gpb_hash64(seed ^ 0x5bd1e995ull, i) >> 11) * 0x1.0p-53;
+  const double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+  if (kind == GPB_LOGNORMAL) return exp(3.0 * z);
+  if (kind == GPB_WIDE) return ldexp(z, (int)(gpb_hash64(seed ^ 0x27d4eb2full, i) % 61) - 30);
+  return z;
+}
+
 /* Fills n elements of gp_dtype `dtype` at device pointer p on `stream` (cudaStream_t);
  * see gpb_fill_random_range for the value ranges. Returns a cudaError_t (0 = success). */
 int gpb_cuda_fill(void *p, int dtype, size_t n, uint64_t seed, uint64_t range, void *stream);
+/* The same for F32 (dtype 0) / F64 (1) data of law `kind` (gpb_dist_value). */
+int gpb_cuda_fill_dist(void *p, int dtype, size_t n, uint64_t seed, int kind, void *stream);
 
 #ifdef __cplusplus
 }

@@ -76,9 +76,82 @@ static void test_fast_add(void) {
   CHECK_MSG(bad2 == 0, "gp_xs_fast_add2 differs from gp_xs_add2 on %lu of 2000000 triples", bad2);
 }
 
+/* exact sum of k doubles rounded to (prec, min_exp): the reference's view of h + l + ... */
+static double exact_of(const double *x, int k, int prec, int min_exp) {
+  static xr_acc a;
+  memset(&a, 0, sizeof a);
+  for (int i = 0; i < k; i++) xr_add(&a, x[i]);
+  return xr_round(&a, prec, min_exp);
+}
+
+/* gp_xs_carry_add (the CUDA F32 chains' step): h always becomes fl(h + x); with finite
+ * operands h + l + the returned rest equals the old h + l + x exactly; with a non-finite
+ * one l is untouched and nothing is returned. */
+static void test_carry_add(void) {
+  check_seed(11);
+  unsigned long bad = 0, badh = 0, badnf = 0, rests = 0;
+  for (int i = 0; i < 2000000; i++) {
+    double h = fa_operand(check_rand64()), x = fa_operand(check_rand64());
+    double l = (i & 1) ? ldexp(fa_operand(check_rand64()), -200) : ldexp(h, -60);
+    if (i % 3 == 0) x = (double)(float)x;
+    if (i % 5 == 0) h = (double)(float)h;
+    if (!isfinite(l) || fabs(l) > 0x1p800) l = -0.0;
+    const double h0 = h, l0 = l;
+    const double f = gp_xs_carry_add(&h, &l, x);
+    if (bits64(h) != bits64(h0 + x)) badh++;
+    if (!isfinite(h0 + x)) {
+      if (f != 0.0 || bits64(l) != bits64(l0)) badnf++;
+      continue;
+    }
+    rests += f != 0.0;
+    const double parts[6] = {h0, l0, x, -h, -l, -f};
+    if (exact_of(parts, 6, 53, -1074) != 0.0) bad++;
+  }
+  CHECK_MSG(badh == 0, "gp_xs_carry_add: h is not fl(h + x) on %lu of 2000000", badh);
+  CHECK_MSG(bad == 0, "gp_xs_carry_add: h + l + rest differs from h + l + x on %lu of 2000000", bad);
+  CHECK_MSG(badnf == 0, "gp_xs_carry_add: a non-finite sum touched l or left a rest on %lu", badnf);
+  CHECK_MSG(rests > 1000, "test data too tame: only %lu rests", rests);
+  /* a chain that took a tiny input goes on taking ordinary ones without rests */
+  double h = 0x1p-40, l = -0.0;
+  unsigned long chain_rests = 0;
+  for (int i = 0; i < 1000; i++) chain_rests += gp_xs_carry_add(&h, &l, 1.0 + ldexp(i, -20)) != 0.0;
+  CHECK_MSG(chain_rests == 0, "a chain with a tiny input left %lu rests", chain_rests);
+}
+
+/* gp_xs_narrow_f32(h, l) is h + l rounded once to float: float ties (a double's
+ * rounding would meet them) nudged by tails of either sign, and random pairs. */
+static void test_narrow(void) {
+  check_seed(12);
+  unsigned long bad = 0;
+  for (int i = 0; i < 1000000; i++) {
+    const float a = gen_f32((int)(check_rand64() % K_NKINDS), (size_t)i);
+    if (!isfinite(a)) continue;
+    double h, l;
+    const int e = ilogbf(a == 0.0f ? 1.0f : a);
+    const double half_ulp = ldexp(1.0, (e < -126 ? -126 : e) - 24);
+    switch (i % 4) {
+    case 0: h = (double)a + half_ulp; l = ldexp(fa_operand(check_rand64()) , -(int)(check_rand64() % 200)); break;
+    case 1: h = (double)a + half_ulp; l = (check_rand64() & 1 ? 1 : -1) * ldexp(half_ulp, -30 - (int)(check_rand64() % 60)); break;
+    case 2: h = (double)a; l = (double)gen_f32(K_UNIFORM, 0) * ldexp(half_ulp, -(int)(check_rand64() % 80)); break;
+    default: h = fa_operand(check_rand64()); l = fa_operand(check_rand64()); break;
+    }
+    if (!isfinite(h) || !isfinite(l) || !isfinite(h + l)) continue;
+    const double parts[2] = {h, l};
+    const float want = (float)exact_of(parts, 2, 24, -149);
+    const float got = gp_xs_narrow_f32(h, l);
+    if (bits32(got) != bits32(want)) {
+      if (bad < 5) fprintf(stderr, "narrow(%a, %a) = %a, want %a\n", h, l, (double)got, (double)want);
+      bad++;
+    }
+  }
+  CHECK_MSG(bad == 0, "gp_xs_narrow_f32 differs from the exact rounding on %lu pairs", bad);
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_fast_add();
+  test_carry_add();
+  test_narrow();
   test_known();
   test_ties();
   test_random();

@@ -6,11 +6,13 @@
  * loads a lane), longer ones a warp, the longest by offsets a block; rows of at least
  * two chunks are split into chunks, a warp each, whose records a second kernel combines.
  * Float SUM keeps exact expansions per lane (Fast2Sum, core/exact_sum.h). A lane group
- * tries the expansions alone and redoes a segment they cannot hold with one thread's
- * superaccumulator; warps and blocks send what does not fit to a shared
- * superaccumulator, and when nothing went there (the usual case) the head and tail
- * already hold the exact sum and one rounding
- * finishes; otherwise the superaccumulator is rounded. */
+ * tries the expansions alone (taking an input only when that is exact) and redoes a
+ * segment they cannot hold with one thread's superaccumulator; warps and blocks add as
+ * the main kernel does (F32: gp_xs_carry_head / tail, the head takes every input and
+ * its errors go to the tail; F64: gp_xs_fast_add2) and send what does not fit to a
+ * shared superaccumulator, and when nothing went there (the usual case) the head and
+ * tail already hold the exact sum and one rounding finishes; otherwise the
+ * superaccumulator is rounded. */
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/common/resident.cuh"
 #include "cuda/reduce/reduce_cuda.h"
@@ -102,9 +104,21 @@ template <typename T> struct gp_seg_exact {
     }
     atomicOr(acc + L, (gp_u64)fl);
   }
+  /* F32: the rare half of gp_xs_carry_add out of line (as in reduce_exact.cu): the
+     error into l, the rest into acc; a non-finite head flagged and reset to -0 */
+  static __device__ __noinline__ S carry_rare(S s, double e, gp_u64 *acc) {
+    if (!(s.h - s.h == 0.0)) {
+      atomicOr(acc + L, (gp_u64)(GP_XS_DIRTY | gp_xs_flag(s.h)));
+      return {-0.0, s.l};
+    }
+    const double f = gp_xs_carry_tail(&s.l, e);
+    if (f != 0.0) flush(acc, f);
+    return s;
+  }
   static __device__ __forceinline__ void add(S &s, double x, gp_u64 *acc) {
-    if (sizeof(T) == 4) {
-      if (!gp_xs_fast_add1(&s.h, x)) flush(acc, x);
+    if (sizeof(T) == 4) { /* h takes every input, errors go to l (gp_xs_carry_add) */
+      double e;
+      if (gp_xs_carry_head(&s.h, x, &e)) s = carry_rare(s, e, acc);
     } else {
       if (!gp_xs_fast_add2(&s.h, &s.l, x)) flush(acc, x);
     }
@@ -112,7 +126,7 @@ template <typename T> struct gp_seg_exact {
   static __device__ __forceinline__ void step(S &s, T x, gp_u64 *acc) { add(s, (double)x, acc); }
   static __device__ __forceinline__ void merge(S &s, S o, gp_u64 *acc) {
     add(s, o.h, acc);
-    if (sizeof(T) == 8) add(s, o.l, acc);
+    add(s, o.l, acc); /* F32: -0 in group mode, which never merges with add */
   }
   static __device__ __forceinline__ S shfl(S s, int o, int w = GP_WARP_SIZE) {
     return {__shfl_down_sync(GP_FULL_MASK, s.h, o, w), __shfl_down_sync(GP_FULL_MASK, s.l, o, w)};
@@ -160,7 +174,7 @@ template <typename T> struct gp_seg_exact {
   /* one thread, after the group's flushes are visible; leaves acc zero */
   static __device__ Out finish(S s, gp_u64 *acc) {
     if (acc[L] == 0) { /* h + l is the exact sum: one rounding; a -0 head: all inputs -0 */
-      if (sizeof(T) == 4) return gp_rt_canon_f32((float)s.h);
+      if (sizeof(T) == 4) return gp_rt_canon_f32(gp_xs_narrow_f32(s.h, s.l));
       return gp_rt_canon_f64(gp_rt_f64_bits(s.h) == 0x8000000000000000ull ? s.h : s.h + s.l);
     }
     int64_t *a = reinterpret_cast<int64_t *>(acc);
