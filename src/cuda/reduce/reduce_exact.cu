@@ -180,7 +180,7 @@ __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, dou
   fl |= gp_xs_head_flag(oh);
   if (sizeof(T) == 4) { /* finite parts of F32 sums: no overflow, so carry them */
     gp_xs_carry(h, l, oh, acc, fl);
-    gp_xs_carry(h, l, ol, acc, fl);
+    if (ol != 0.0) gp_xs_carry(h, l, ol, acc, fl); /* a zero tail (the usual one) adds nothing */
   } else {
     if (!gp_xs_fast_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
     if (!gp_xs_fast_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);

@@ -126,7 +126,7 @@ template <typename T> struct gp_seg_exact {
   static __device__ __forceinline__ void step(S &s, T x, gp_u64 *acc) { add(s, (double)x, acc); }
   static __device__ __forceinline__ void merge(S &s, S o, gp_u64 *acc) {
     add(s, o.h, acc);
-    add(s, o.l, acc); /* F32: -0 in group mode, which never merges with add */
+    if (sizeof(T) == 8 || o.l != 0.0) add(s, o.l, acc); /* F32: a zero tail adds nothing */
   }
   static __device__ __forceinline__ S shfl(S s, int o, int w = GP_WARP_SIZE) {
     return {__shfl_down_sync(GP_FULL_MASK, s.h, o, w), __shfl_down_sync(GP_FULL_MASK, s.l, o, w)};
