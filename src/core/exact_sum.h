@@ -109,17 +109,17 @@ GP_RT_FN int gp_xs_fast_add2(double *h, double *l, double x) {
  * addition that needs one bit more fails again, and on the H200 a normal sample with
  * three such chains ran 30% slower, lognormal data 5x: docs/perf/reduce.md). In two
  * halves so that the kernels keep the second out of line:
- * gp_xs_carry_head: h = fl(h + x); returns nonzero when that was inexact, its error
- * (h + x) - s in *e (not finite when s is not: a NaN or infinite input, which h then
- * carries; F32 inputs cannot overflow a double). */
-GP_RT_FN int gp_xs_carry_head(double *h, double x, double *e) {
+ * gp_xs_carry_head: h = fl(h + x); returns nonzero when that was inexact, the error
+ * (h + x) - s being *b - *z then (exactly when s is finite; not finite when s is not: a
+ * NaN or infinite input, which h then carries; F32 inputs cannot overflow a double). */
+GP_RT_FN int gp_xs_carry_head(double *h, double x, double *b, double *z) {
   const double s = *h + x;
   const int p = fabs(*h) >= fabs(x);
-  const double a = p ? *h : x, b = p ? x : *h;
-  const double z = s - a;
+  const double a = p ? *h : x;
+  *b = p ? x : *h;
+  *z = s - a;
   *h = s;
-  *e = b - z; /* exact when s is finite */
-  return z != b;
+  return *z != *b;
 }
 
 /* gp_xs_carry_tail: l += e for a finite e; returns the rest (l + e) - new l, exactly.
@@ -135,23 +135,9 @@ GP_RT_FN double gp_xs_carry_tail(double *l, double e) {
 
 /* both halves: the rest, which the caller must put into its superaccumulator */
 GP_RT_FN double gp_xs_carry_add(double *h, double *l, double x) {
-  double e;
-  if (!gp_xs_carry_head(h, x, &e)) return 0.0;
-  return gp_xs_carry_tail(l, e);
-}
-
-/* h + l (an exact sum held as two doubles) rounded once to float: the double sum
- * rounded to odd (truncated, its last bit set when inexact), which has enough bits
- * over float's 24 that narrowing it rounds as the exact sum would (a double rounding
- * of h + l could land on a tie between two floats and break it the wrong way). */
-GP_RT_FN float gp_xs_narrow_f32(double h, double l) {
-  const double s = h + l;
-  const double bb = s - h;
-  const double e = (h - (s - bb)) + (l - bb); /* TwoSum: (h + l) - s */
-  if (e == 0.0 || !(s - s == 0.0)) return (float)s;
-  uint64_t u = gp_rt_f64_bits(s); /* s != 0: h + l == 0 would be exact */
-  if ((e < 0.0) != (s < 0.0)) u -= 1u; /* |exact| < |s|: one step toward zero */
-  return (float)gp_rt_f64_from(u | 1u);
+  double b, z;
+  if (!gp_xs_carry_head(h, x, &b, &z)) return 0.0;
+  return gp_xs_carry_tail(l, b - z);
 }
 
 /* x (finite, an integer number of 2^lsb units) as three signed 32-bit digits d[0..2]

@@ -1,22 +1,24 @@
 /* GP_REDUCE_AUTO's F32/F64 SUM on CUDA, correctly rounded: the exact sum of the inputs
  * rounded once (src/core/exact_sum.h). One launch: each thread keeps floating-point
  * expansions. F32: four heads a thread, each taking every input (one FP64 addition on
- * its chain; Fast2Sum's test beside it, 4 FP64 instructions an element), and one tail
- * taking the heads' errors when an addition was inexact (gp_xs_carry_head / tail);
- * F64: two doubles that take an input only when Fast2Sum says nothing is lost (5 FP64
+ * its chain, Fast2Sum's test beside it: 4 FP64 instructions an element), and one tail
+ * taking the heads' errors when an addition was inexact (gp_xs_carry_head / tail),
+ * which goes to the superaccumulator after the loop if it took anything. F64: two
+ * doubles that take an input only when Fast2Sum says nothing is lost (5 FP64
  * instructions, or 11 when the tail takes a part). What an expansion cannot hold goes
- * into its warp's fixed-point superaccumulator in shared memory (integer atomics). At the end the block folds its lanes' expansions by
- * the same exact test into one expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit
- * integers in a window set by the block's largest exponent, exact_fold.cuh, when the
- * values fit it, the record then holding three 53-bit chunks of that integer,
- * unrounded), which it writes as its record (scratch); a block whose superaccumulator
- * was used also adds its normalized limbs into the call's global accumulator (integer
- * atomics: associative, so any order gives the same integer). The last block (ticket)
- * folds the records the same way: when no block used a superaccumulator and no input was
- * NaN or infinite (ordinary data), the fold is the exact sum and one rounding of head +
- * tail finishes (F32 through a double rounded to odd, gp_xs_narrow_f32); otherwise everything goes into
- * limbs, which are rounded. Either way the bits never depend on the grid, the order or
- * the backend. gp_cuda_sum_exact_acc runs the same kernel without records: every block
+ * into its warp's fixed-point superaccumulator in shared memory (integer atomics). At
+ * the end the block folds its lanes' expansions by the same exact test into one
+ * expansion (F64 below GP_XS_WINDOW_MAX_N: as 128-bit integers in a window set by the
+ * block's largest exponent, exact_fold.cuh, when the values fit it, the record then
+ * holding three 53-bit chunks of that integer, unrounded), which it writes as its
+ * record (scratch); a block whose superaccumulator was used also adds its normalized
+ * limbs into the call's global accumulator (integer atomics: associative, so any order
+ * gives the same integer). The last block (ticket) folds the records the same way: when
+ * no block used a superaccumulator and no input was NaN or infinite (ordinary data),
+ * the fold is the exact sum and one IEEE addition (F64: head + tail; F32: the double
+ * head narrowed) rounds it; otherwise everything goes into limbs, which are rounded.
+ * Either way the bits never depend on the grid, the order or the backend.
+ * gp_cuda_sum_exact_acc runs the same kernel without records: every block
  * adds its expansion into the global accumulator and the last block writes the
  * normalized superaccumulator instead of rounding it: gp_dist_reduce adds the ranks'
  * ones. */
@@ -81,7 +83,7 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
 
-/* a block's exact sum h + l + m and flags (m is -0 for F32) */
+/* a block's exact sum h + l + m and flags (l and m are -0 for F32) */
 struct gp_xs_rec {
   double h, l, m;
   gp_xs_u64 fl;
@@ -100,9 +102,6 @@ template <> struct gp_xs_fmt<double> {
 /* the rounded double (exact for F32) as the output element, NaN canonical */
 __device__ __forceinline__ void gp_xs_store(float *out, double r) { *out = gp_rt_canon_f32((float)r); }
 __device__ __forceinline__ void gp_xs_store(double *out, double r) { *out = gp_rt_canon_f64(r); }
-/* an exact sum h + l (finite) rounded once to the output element */
-__device__ __forceinline__ void gp_xs_store2(float *out, double h, double l) { *out = gp_xs_narrow_f32(h, l); }
-__device__ __forceinline__ void gp_xs_store2(double *out, double h, double l) { *out = gp_rt_canon_f64(h + l); }
 
 /* normalize the block's (or the call's) limbs, round once, store: out of line, so its
  * local arrays stay out of the kernel's register allocation */
@@ -146,17 +145,18 @@ struct gp_xs_hlf {
   double h, l;
   unsigned fl;
 };
-__device__ __noinline__ gp_xs_hlf gp_xs_carry_rare(double h, double l, double e, gp_xs_u64 *acc) {
+__device__ __noinline__ gp_xs_hlf gp_xs_carry_rare(double h, double l, double b, double z,
+                                                   gp_xs_u64 *acc) {
   if (!(h - h == 0.0)) return {-0.0, l, gp_xs_flag(h)};
-  const double f = gp_xs_carry_tail(&l, e);
+  const double f = gp_xs_carry_tail(&l, b - z);
   return {h, l, f != 0.0 ? gp_xs_flush<float>(acc, f) : 0u};
 }
 /* F32: (h, l) += x by gp_xs_carry_add, any rest into acc */
 __device__ __forceinline__ void gp_xs_carry(double &h, double &l, double x, gp_xs_u64 *acc,
                                             unsigned &fl) {
-  double e;
-  if (gp_xs_carry_head(&h, x, &e)) {
-    const gp_xs_hlf r = gp_xs_carry_rare(h, l, e, acc);
+  double b, z;
+  if (gp_xs_carry_head(&h, x, &b, &z)) {
+    const gp_xs_hlf r = gp_xs_carry_rare(h, l, b, z, acc);
     h = r.h;
     l = r.l;
     fl |= r.fl;
@@ -169,6 +169,7 @@ __device__ __forceinline__ void gp_xs_step(double &h, double &l, float x, gp_xs_
                                            unsigned &fl) {
   gp_xs_carry(h, l, (double)x, acc, fl);
 }
+
 __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs_u64 *acc,
                                            unsigned &fl) {
   if (!gp_xs_fast_add2(&h, &l, x)) fl |= gp_xs_flush<double>(acc, x);
@@ -178,9 +179,8 @@ template <typename T>
 __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, double ol,
                                             gp_xs_u64 *acc, unsigned &fl) {
   fl |= gp_xs_head_flag(oh);
-  if (sizeof(T) == 4) { /* finite parts of F32 sums: no overflow, so carry them */
-    gp_xs_carry(h, l, oh, acc, fl);
-    if (ol != 0.0) gp_xs_carry(h, l, ol, acc, fl); /* a zero tail (the usual one) adds nothing */
+  if (sizeof(T) == 4) { /* ol is -0 */
+    if (!gp_xs_fast_add1(&h, oh)) fl |= gp_xs_flush<T>(acc, oh);
   } else {
     if (!gp_xs_fast_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
     if (!gp_xs_fast_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);
@@ -218,7 +218,7 @@ __device__ __forceinline__ void gp_xs_warp_fold(double &h, double &l, unsigned &
 #pragma unroll
   for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
     const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
-    const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+    const double ol = sizeof(T) == 8 ? __shfl_down_sync(GP_FULL_MASK, l, o) : -0.0; /* F32: -0 */
     if (lane < o) gp_xs_merge<T>(h, l, oh, ol, acc, fl);
   }
   fl = __reduce_or_sync(GP_FULL_MASK, fl);
@@ -238,12 +238,12 @@ __device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned 
   __syncthreads();
   if (warp == 0) {
     h = lane < GP_XS_WARPS ? sh[lane] : -0.0;
-    l = lane < GP_XS_WARPS ? sl[lane] : -0.0;
+    l = sizeof(T) == 8 && lane < GP_XS_WARPS ? sl[lane] : -0.0;
     fl = lane < GP_XS_WARPS ? sf[lane] : 0u;
 #pragma unroll
     for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
       const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
-      const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+      const double ol = sizeof(T) == 8 ? __shfl_down_sync(GP_FULL_MASK, l, o) : -0.0;
       if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[0], fl);
     }
     fl = __reduce_or_sync(GP_FULL_MASK, fl) | gp_xs_head_flag(h);
@@ -440,6 +440,13 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     }
     for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
+  /* F32: a tail that took anything goes to the superaccumulator here, so the folds and
+     the records carry heads alone (shuffling and merging tails cost the folds 0.3-1.4 us
+     on data that never has one: s15-c, docs/perf/reduce.md) */
+  if (F32 && l[0] != 0.0) {
+    fl |= gp_xs_flush<float>(acc, l[0]);
+    l[0] = -0.0;
+  }
   double m = -0.0; /* a record's third chunk */
   if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
                                    !(recs && gridDim.x > 1))) {
@@ -468,7 +475,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   unsigned bfl = bflags;
   if (gridDim.x == 1) {
     if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one IEEE rounding */
-      if (tid == 0) gp_xs_store2(out, h[0], l[0]);
+      if (tid == 0) gp_xs_store(out, h[0] + l[0]);
       return;
     }
     gp_xs_block_limbs<L>(wacc);
@@ -515,7 +522,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       const bool w0 = gridDim.x <= GP_WARP_SIZE;
       for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
         fl |= (unsigned)__ldcg(&recs[b].fl);
-        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
+        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), sizeof(T) == 8 ? __ldcg(&recs[b].l) : -0.0,
+                       acc, fl);
         if (WIN) gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].m), -0.0, acc, fl);
       }
       if (!w0) {
@@ -527,7 +535,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     }
     if (tid == 0) {
       if (!(fl & GP_XS_SPECIAL) && !acc_out) {
-        gp_xs_store2(out, rh, rl);
+        gp_xs_store(out, rh + rl);
         *ticket = 0;
       } else {
         fl |= gp_xs_flush<T>(wacc[0], rh) | gp_xs_flush<T>(wacc[0], rl);
