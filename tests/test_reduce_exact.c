@@ -118,10 +118,40 @@ static void test_carry_add(void) {
   CHECK_MSG(chain_rests == 0, "a chain with a tiny input left %lu rests", chain_rests);
 }
 
+/* gp_xs_narrow_f32(h, l) is h + l rounded once to float: float ties (a double's
+ * rounding would meet them) nudged by tails of either sign, and random pairs. */
+static void test_narrow(void) {
+  check_seed(12);
+  unsigned long bad = 0;
+  for (int i = 0; i < 1000000; i++) {
+    const float a = gen_f32((int)(check_rand64() % K_NKINDS), (size_t)i);
+    if (!isfinite(a)) continue;
+    double h, l;
+    const int e = ilogbf(a == 0.0f ? 1.0f : a);
+    const double half_ulp = ldexp(1.0, (e < -126 ? -126 : e) - 24);
+    switch (i % 4) {
+    case 0: h = (double)a + half_ulp; l = ldexp(fa_operand(check_rand64()) , -(int)(check_rand64() % 200)); break;
+    case 1: h = (double)a + half_ulp; l = (check_rand64() & 1 ? 1 : -1) * ldexp(half_ulp, -30 - (int)(check_rand64() % 60)); break;
+    case 2: h = (double)a; l = (double)gen_f32(K_UNIFORM, 0) * ldexp(half_ulp, -(int)(check_rand64() % 80)); break;
+    default: h = fa_operand(check_rand64()); l = fa_operand(check_rand64()); break;
+    }
+    if (!isfinite(h) || !isfinite(l) || !isfinite(h + l)) continue;
+    const double parts[2] = {h, l};
+    const float want = (float)exact_of(parts, 2, 24, -149);
+    const float got = gp_xs_narrow_f32(h, l);
+    if (bits32(got) != bits32(want)) {
+      if (bad < 5) fprintf(stderr, "narrow(%a, %a) = %a, want %a\n", h, l, (double)got, (double)want);
+      bad++;
+    }
+  }
+  CHECK_MSG(bad == 0, "gp_xs_narrow_f32 differs from the exact rounding on %lu pairs", bad);
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_fast_add();
   test_carry_add();
+  test_narrow();
   test_known();
   test_ties();
   test_random();

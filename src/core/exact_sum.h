@@ -140,6 +140,20 @@ GP_RT_FN double gp_xs_carry_add(double *h, double *l, double x) {
   return gp_xs_carry_tail(l, b - z);
 }
 
+/* h + l (an exact sum held as two doubles) rounded once to float: the double sum
+ * rounded to odd (truncated, its last bit set when inexact), which has enough bits
+ * over float's 24 that narrowing it rounds as the exact sum would (a double rounding
+ * of h + l could land on a tie between two floats and break it the wrong way). */
+GP_RT_FN float gp_xs_narrow_f32(double h, double l) {
+  const double s = h + l;
+  const double bb = s - h;
+  const double e = (h - (s - bb)) + (l - bb); /* TwoSum: (h + l) - s */
+  if (e == 0.0 || !(s - s == 0.0)) return (float)s;
+  uint64_t u = gp_rt_f64_bits(s); /* s != 0: h + l == 0 would be exact */
+  if ((e < 0.0) != (s < 0.0)) u -= 1u; /* |exact| < |s|: one step toward zero */
+  return (float)gp_rt_f64_from(u | 1u);
+}
+
 /* x (finite, an integer number of 2^lsb units) as three signed 32-bit digits d[0..2]
  * of limbs k, k+1, k+2; returns k, or -1 for x = 0. */
 GP_RT_FN int gp_xs_split(double x, int lsb, int64_t d[3]) {

@@ -2,9 +2,8 @@
  * rounded once (src/core/exact_sum.h). One launch: each thread keeps floating-point
  * expansions. F32: four heads a thread, each taking every input (one FP64 addition on
  * its chain, Fast2Sum's test beside it: 4 FP64 instructions an element), and one tail
- * taking the heads' errors when an addition was inexact (gp_xs_carry_head / tail),
- * which goes to the superaccumulator after the loop if it took anything. F64: two
- * doubles that take an input only when Fast2Sum says nothing is lost (5 FP64
+ * taking the heads' errors when an addition was inexact (gp_xs_carry_head / tail).
+ * F64: two doubles that take an input only when Fast2Sum says nothing is lost (5 FP64
  * instructions, or 11 when the tail takes a part). What an expansion cannot hold goes
  * into its warp's fixed-point superaccumulator in shared memory (integer atomics). At
  * the end the block folds its lanes' expansions by the same exact test into one
@@ -15,8 +14,9 @@
  * limbs into the call's global accumulator (integer atomics: associative, so any order
  * gives the same integer). The last block (ticket) folds the records the same way: when
  * no block used a superaccumulator and no input was NaN or infinite (ordinary data),
- * the fold is the exact sum and one IEEE addition (F64: head + tail; F32: the double
- * head narrowed) rounds it; otherwise everything goes into limbs, which are rounded.
+ * the fold is the exact sum and one rounding of head + tail finishes (F32 through a
+ * double rounded to odd, gp_xs_narrow_f32); otherwise everything goes into limbs,
+ * which are rounded.
  * Either way the bits never depend on the grid, the order or the backend.
  * gp_cuda_sum_exact_acc runs the same kernel without records: every block
  * adds its expansion into the global accumulator and the last block writes the
@@ -83,7 +83,7 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
 #define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
 
-/* a block's exact sum h + l + m and flags (l and m are -0 for F32) */
+/* a block's exact sum h + l + m and flags (m is -0 for F32) */
 struct gp_xs_rec {
   double h, l, m;
   gp_xs_u64 fl;
@@ -102,6 +102,9 @@ template <> struct gp_xs_fmt<double> {
 /* the rounded double (exact for F32) as the output element, NaN canonical */
 __device__ __forceinline__ void gp_xs_store(float *out, double r) { *out = gp_rt_canon_f32((float)r); }
 __device__ __forceinline__ void gp_xs_store(double *out, double r) { *out = gp_rt_canon_f64(r); }
+/* an exact sum h + l (finite) rounded once to the output element */
+__device__ __forceinline__ void gp_xs_store2(float *out, double h, double l) { *out = gp_xs_narrow_f32(h, l); }
+__device__ __forceinline__ void gp_xs_store2(double *out, double h, double l) { *out = gp_rt_canon_f64(h + l); }
 
 /* normalize the block's (or the call's) limbs, round once, store: out of line, so its
  * local arrays stay out of the kernel's register allocation */
@@ -179,8 +182,9 @@ template <typename T>
 __device__ __forceinline__ void gp_xs_merge(double &h, double &l, double oh, double ol,
                                             gp_xs_u64 *acc, unsigned &fl) {
   fl |= gp_xs_head_flag(oh);
-  if (sizeof(T) == 4) { /* ol is -0 */
-    if (!gp_xs_fast_add1(&h, oh)) fl |= gp_xs_flush<T>(acc, oh);
+  if (sizeof(T) == 4) { /* finite parts of F32 sums: no overflow, so carry them */
+    gp_xs_carry(h, l, oh, acc, fl);
+    if (ol != 0.0) gp_xs_carry(h, l, ol, acc, fl); /* a zero tail (the usual one) adds nothing */
   } else {
     if (!gp_xs_fast_add2(&h, &l, oh)) fl |= gp_xs_flush<T>(acc, oh);
     if (!gp_xs_fast_add2(&h, &l, ol)) fl |= gp_xs_flush<T>(acc, ol);
@@ -210,16 +214,56 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
   return old;
 }
 
+/* F32: the expansions (h, l) of lanes below `width` folded into lane 0's by shuffle
+ * trees (lanes < o take lane + o's): the heads by gp_xs_carry (errors into each lane's
+ * own tail), then, only when some lane holds a tail, the tails by a second tree into
+ * lane 0's expansion. Shuffling tails at every level cost the folds 0.3-1.4 us on data
+ * without any (s15-c); flushing them to the superaccumulator instead sent most blocks
+ * of normal data through the limbs (s15-e: 2^20 at 0.73x CUB against 0.88x). */
+__device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &fl, gp_xs_u64 *acc,
+                                               unsigned width) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+#pragma unroll
+  for (unsigned o = width / 2; o > 0; o /= 2) {
+    const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
+    if (lane < o) {
+      fl |= gp_xs_head_flag(oh);
+      gp_xs_carry(h, l, oh, acc, fl);
+    }
+  }
+  if (__any_sync(GP_FULL_MASK, l != 0.0)) {
+    double t = l, tl = -0.0;
+#pragma unroll
+    for (unsigned o = width / 2; o > 0; o /= 2) {
+      const double ot = __shfl_down_sync(GP_FULL_MASK, t, o);
+      const double otl = __shfl_down_sync(GP_FULL_MASK, tl, o);
+      if (lane < o) {
+        gp_xs_carry(t, tl, ot, acc, fl);
+        if (otl != 0.0) gp_xs_carry(t, tl, otl, acc, fl);
+      }
+    }
+    if (lane == 0) { /* its own tail is in t */
+      l = -0.0;
+      gp_xs_carry(h, l, t, acc, fl);
+      if (tl != 0.0) gp_xs_carry(h, l, tl, acc, fl);
+    }
+  }
+}
+
 /* A warp's lanes' expansions (h, l) folded into lane 0's by a shuffle tree (lanes < o
  * take lane + o's), exactly or through acc; every lane gets the warp's flags ORed. */
 template <typename T>
 __device__ __forceinline__ void gp_xs_warp_fold(double &h, double &l, unsigned &fl, gp_xs_u64 *acc) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  if (sizeof(T) == 4) {
+    gp_xs_tree_f32(h, l, fl, acc, GP_WARP_SIZE);
+  } else {
 #pragma unroll
-  for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
-    const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
-    const double ol = sizeof(T) == 8 ? __shfl_down_sync(GP_FULL_MASK, l, o) : -0.0; /* F32: -0 */
-    if (lane < o) gp_xs_merge<T>(h, l, oh, ol, acc, fl);
+    for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
+      const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
+      const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+      if (lane < o) gp_xs_merge<T>(h, l, oh, ol, acc, fl);
+    }
   }
   fl = __reduce_or_sync(GP_FULL_MASK, fl);
 }
@@ -238,13 +282,17 @@ __device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned 
   __syncthreads();
   if (warp == 0) {
     h = lane < GP_XS_WARPS ? sh[lane] : -0.0;
-    l = sizeof(T) == 8 && lane < GP_XS_WARPS ? sl[lane] : -0.0;
+    l = lane < GP_XS_WARPS ? sl[lane] : -0.0;
     fl = lane < GP_XS_WARPS ? sf[lane] : 0u;
+    if (sizeof(T) == 4) {
+      gp_xs_tree_f32(h, l, fl, wacc[0], GP_XS_WARPS);
+    } else {
 #pragma unroll
-    for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
-      const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
-      const double ol = sizeof(T) == 8 ? __shfl_down_sync(GP_FULL_MASK, l, o) : -0.0;
-      if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[0], fl);
+      for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
+        const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
+        const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
+        if (lane < o) gp_xs_merge<T>(h, l, oh, ol, wacc[0], fl);
+      }
     }
     fl = __reduce_or_sync(GP_FULL_MASK, fl) | gp_xs_head_flag(h);
   }
@@ -440,13 +488,6 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     }
     for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
   }
-  /* F32: a tail that took anything goes to the superaccumulator here, so the folds and
-     the records carry heads alone (shuffling and merging tails cost the folds 0.3-1.4 us
-     on data that never has one: s15-c, docs/perf/reduce.md) */
-  if (F32 && l[0] != 0.0) {
-    fl |= gp_xs_flush<float>(acc, l[0]);
-    l[0] = -0.0;
-  }
   double m = -0.0; /* a record's third chunk */
   if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
                                    !(recs && gridDim.x > 1))) {
@@ -475,7 +516,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   unsigned bfl = bflags;
   if (gridDim.x == 1) {
     if (!(bfl & GP_XS_SPECIAL)) { /* the fold is the exact sum: one IEEE rounding */
-      if (tid == 0) gp_xs_store(out, h[0] + l[0]);
+      if (tid == 0) gp_xs_store2(out, h[0], l[0]);
       return;
     }
     gp_xs_block_limbs<L>(wacc);
@@ -522,8 +563,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       const bool w0 = gridDim.x <= GP_WARP_SIZE;
       for (unsigned b = tid; b < gridDim.x; b += GP_XS_THREADS) {
         fl |= (unsigned)__ldcg(&recs[b].fl);
-        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), sizeof(T) == 8 ? __ldcg(&recs[b].l) : -0.0,
-                       acc, fl);
+        gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].h), __ldcg(&recs[b].l), acc, fl);
         if (WIN) gp_xs_merge<T>(rh, rl, __ldcg(&recs[b].m), -0.0, acc, fl);
       }
       if (!w0) {
@@ -535,7 +575,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     }
     if (tid == 0) {
       if (!(fl & GP_XS_SPECIAL) && !acc_out) {
-        gp_xs_store(out, rh + rl);
+        gp_xs_store2(out, rh, rl);
         *ticket = 0;
       } else {
         fl |= gp_xs_flush<T>(wacc[0], rh) | gp_xs_flush<T>(wacc[0], rl);
