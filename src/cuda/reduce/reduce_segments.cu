@@ -57,6 +57,7 @@ struct gp_seg_map {
 /* The plain operator (every op but float SUM): the accumulator of gp_reduce. */
 template <typename T, typename A, typename Op> struct gp_seg_plain {
   typedef A S;
+  static constexpr bool TAILS = false; /* gp_seg_warp_tree: one tree of merges */
   typedef typename gp_rout<T, A>::type Out;
   static __device__ __forceinline__ S init() { return gp_rident<Op, A>::v(); }
   /* an empty segment: 0 for SUM, the identity (+inf / -inf / type max / min) for MIN/MAX */
@@ -83,6 +84,9 @@ struct gp_seg_xs {
 };
 template <typename T> struct gp_seg_exact {
   typedef gp_seg_xs S;
+  /* F32: lanes keep tails (gp_xs_carry_head / tail); gp_seg_warp_tree folds heads, then
+     tails only when some lane holds one */
+  static constexpr bool TAILS = sizeof(T) == 4;
   typedef T Out;
   static constexpr int L = sizeof(T) == 4 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
   static constexpr int LSB = sizeof(T) == 4 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
@@ -125,14 +129,8 @@ template <typename T> struct gp_seg_exact {
   }
   static __device__ __forceinline__ void step(S &s, T x, gp_u64 *acc) { add(s, (double)x, acc); }
   static __device__ __forceinline__ void merge(S &s, S o, gp_u64 *acc) {
-    if (sizeof(T) == 4) { /* heads by the exact test (no tails to shuffle through the tree:
-                             merging them cost rows of 1024 7% on data without any) */
-      if (!gp_xs_fast_add1(&s.h, o.h)) flush(acc, o.h);
-      if (o.l != 0.0) flush(acc, o.l);
-    } else {
-      add(s, o.h, acc);
-      add(s, o.l, acc);
-    }
+    add(s, o.h, acc);
+    if (sizeof(T) == 8 || o.l != 0.0) add(s, o.l, acc); /* F32: a zero tail adds nothing */
   }
   static __device__ __forceinline__ S shfl(S s, int o, int w = GP_WARP_SIZE) {
     return {__shfl_down_sync(GP_FULL_MASK, s.h, o, w), __shfl_down_sync(GP_FULL_MASK, s.l, o, w)};
@@ -179,10 +177,8 @@ template <typename T> struct gp_seg_exact {
   }
   /* one thread, after the group's flushes are visible; leaves acc zero */
   static __device__ Out finish(S s, gp_u64 *acc) {
-    /* h + l is the exact sum: one rounding; a -0 head: all inputs -0. F32: h alone, so a
-       tail that took anything goes through the limbs below. */
-    if (acc[L] == 0 && (sizeof(T) == 8 || s.l == 0.0)) {
-      if (sizeof(T) == 4) return gp_rt_canon_f32((float)s.h);
+    if (acc[L] == 0) { /* h + l is the exact sum: one rounding; a -0 head: all inputs -0 */
+      if (sizeof(T) == 4) return gp_rt_canon_f32(gp_xs_narrow_f32(s.h, s.l));
       return gp_rt_canon_f64(gp_rt_f64_bits(s.h) == 0x8000000000000000ull ? s.h : s.h + s.l);
     }
     int64_t *a = reinterpret_cast<int64_t *>(acc);
@@ -197,12 +193,36 @@ template <typename T> struct gp_seg_exact {
   }
 };
 
+/* A warp's states merged into lane 0's. With tails (F32 SUM), as the main kernel's
+ * gp_xs_tree_f32: the heads by one tree (their errors into each lane's tail), the tails
+ * by a second only when some lane holds one (merging them at every level cost rows of
+ * 1024 7% on data without any; flushing them sent lognormal rows through the limbs). */
 template <typename P> __device__ __forceinline__ typename P::S gp_seg_warp_tree(typename P::S s, gp_u64 *acc) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  if constexpr (P::TAILS) {
 #pragma unroll
-  for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
-    typename P::S t = P::shfl(s, o);
-    if (lane < (unsigned)o) P::merge(s, t, acc);
+    for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
+      const double oh = __shfl_down_sync(GP_FULL_MASK, s.h, o);
+      if (lane < (unsigned)o) P::add(s, oh, acc);
+    }
+    if (__any_sync(GP_FULL_MASK, s.l != 0.0)) {
+      typename P::S t = {s.l, -0.0};
+#pragma unroll
+      for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
+        const typename P::S u = P::shfl(t, o);
+        if (lane < (unsigned)o) P::merge(t, u, acc);
+      }
+      if (lane == 0) { /* its own tail is in t */
+        s.l = -0.0;
+        P::merge(s, t, acc);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
+      typename P::S t = P::shfl(s, o);
+      if (lane < (unsigned)o) P::merge(s, t, acc);
+    }
   }
   return s;
 }
