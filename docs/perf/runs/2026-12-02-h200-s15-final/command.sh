@@ -2,7 +2,8 @@
 # Final GPU call of the fifteenth session (2026-12-02): binaries of commit $1 (Release,
 # sm_90) in c15final.tar.xz. The whole CTest suite at -j 4 with pytest and test_dist_gpu
 # p1 beside it, memcheck and racecheck (quick) of the exact SUM, memcheck (quick) of the
-# row sums; then row sums of normal and lognormal data against CUB.
+# row sums; then F32 row sums of uniform, normal and lognormal data against CUB, with
+# gpuprims_segprev (reduce_segments.cu of 81a4cf6) alternated.
 set -u
 T0=$SECONDS
 R=/tmp/r; mkdir -p $R
@@ -26,9 +27,9 @@ grep -E "tests passed|Skipped|Failed|\*\*\*|Not Run|Timeout" $R/ctest.log >>$O
 wait $PP; echo "pytest exit $? ($(tail -1 $R/pytest.log)); skips: $(grep -c '^SKIPPED' $R/pytest.log)" >>$O
 wait $SP; cat $R/san.sum >>$O
 echo "[$((SECONDS - T0))s] rows" >>$O; pack
-for d in normal lognormal; do
-  [ $((SECONDS - T0)) -lt 520 ] && timeout 60 $B/gpuprims bench reduce --dtype f32 --rows 64,1024,16384 --n 2^26 --data $d --max-time 0.25 --quiet --json $R/rows_$d.json >$R/rows_$d.txt 2>&1
-done
+for d in uniform normal lognormal; do for v in gpuprims gpuprims_segprev; do
+  [ $((SECONDS - T0)) -lt 520 ] && timeout 60 $B/$v bench reduce --dtype f32 --rows 64,1024,16384 --n 2^26 --data $d --max-time 0.25 --quiet --json $R/rows_${d}_$v.json >$R/rows_${d}_$v.txt 2>&1
+done; done
 echo "[$((SECONDS - T0))s] done" >>$O
 pack
-cat $O; cat $R/rows_*.txt | grep "^gpuprims\|^cub"
+cat $O; for f in $R/rows_*.txt; do echo "== $(basename $f)"; grep "^gpuprims" $f | awk '{t=""; for(i=1;i<=NF;i++) if ($i=="us"||$i=="ms") t=$(i-1)" "$i; r=""; for(i=1;i<=NF;i++) if ($i ~ /^[0-9.]+x$/) r=$i; printf "%s %s %s | ", $5, t, r}'; echo; done
