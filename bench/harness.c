@@ -368,18 +368,21 @@ void gpb_free(gpb_bench *b, void *p) {
   free(p);
 }
 
+#if GP_HAVE_CUDA
+/* 0, or 1 with the message, for a GPU fill that returned cudaError_t e */
+static int fill_status(gpb_bench *b, size_t n, int e) {
+  if (!e) return 0;
+  berr(b->suite, "filling %zu elements on the GPU failed: %s", n, cudaGetErrorString((cudaError_t)e));
+  return 1;
+}
+#endif
+
 int gpb_fill_random_range(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed,
                           uint64_t range) {
   if ((unsigned)t >= GP_DTYPE_COUNT) { berr(b->suite, "fill: unknown dtype %d", (int)t); return 1; }
 #if GP_HAVE_CUDA
   if (b->dev.is_cuda) {
-    int e = gpb_cuda_fill(p, (int)t, n, seed, range, b->stream);
-    if (e) {
-      berr(b->suite, "filling %zu elements on the GPU failed: %s", n,
-           cudaGetErrorString((cudaError_t)e));
-      return 1;
-    }
-    return 0;
+    return fill_status(b, n, gpb_cuda_fill(p, (int)t, n, seed, range, b->stream));
   }
 #endif
   for (size_t i = 0; i < n; i++) {
@@ -402,13 +405,7 @@ int gpb_fill_dist(gpb_bench *b, gp_dtype t, void *p, size_t n, uint64_t seed, in
   if (kind == GPB_UNIFORM || (t != GP_F32 && t != GP_F64)) return gpb_fill_random(b, t, p, n, seed);
 #if GP_HAVE_CUDA
   if (b->dev.is_cuda) {
-    int e = gpb_cuda_fill_dist(p, t == GP_F32 ? 0 : 1, n, seed, kind, b->stream);
-    if (e) {
-      berr(b->suite, "filling %zu elements on the GPU failed: %s", n,
-           cudaGetErrorString((cudaError_t)e));
-      return 1;
-    }
-    return 0;
+    return fill_status(b, n, gpb_cuda_fill_dist(p, t == GP_F32 ? 0 : 1, n, seed, kind, b->stream));
   }
 #endif
   for (size_t i = 0; i < n; i++) {
