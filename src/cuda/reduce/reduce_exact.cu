@@ -17,6 +17,10 @@
  * the fold is the exact sum and one rounding of head + tail finishes (F32 through a
  * double rounded to odd, gp_xs_narrow_f32); otherwise everything goes into limbs,
  * which are rounded.
+ * Data spread over many binades sends most steps of either form out of line: a warp
+ * whose lanes went there more than GP_XS_DENSE_AFTER times in a lane switches to dense
+ * steps (gp_xs_dense: F32's tail addition inline; F64 in three parts) for the rest of
+ * its tiles; F64's window kernel keeps the plain steps.
  * Either way the bits never depend on the grid, the order or the backend.
  * gp_cuda_sum_exact_acc runs the same kernel without records: every block
  * adds its expansion into the global accumulator and the last block writes the
@@ -44,6 +48,11 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_UNROLL 4u
 #ifndef GP_XS_MIN_BLOCKS
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
+#endif
+/* A warp whose lanes' steps went out of line (gp_xs_step) more than this many times in
+ * one lane takes dense steps (gp_xs_dense) for its remaining tiles. */
+#ifndef GP_XS_DENSE_AFTER
+#define GP_XS_DENSE_AFTER 8u
 #endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
@@ -166,16 +175,80 @@ __device__ __forceinline__ void gp_xs_carry(double &h, double &l, double x, gp_x
   }
 }
 
-/* one input into a lane's expansion (h, l). F32: h takes every input, errors go to l
-   (gp_xs_carry); what l cannot take goes to the superaccumulator. */
+/* one input into a lane's expansion (h, l), counting the calls out of line in nr. F32:
+   h takes every input, errors go to l (gp_xs_carry); what l cannot take goes to the
+   superaccumulator. F64: (h, l) takes the input when that is exact, else it goes to the
+   superaccumulator. */
 __device__ __forceinline__ void gp_xs_step(double &h, double &l, float x, gp_xs_u64 *acc,
-                                           unsigned &fl) {
-  gp_xs_carry(h, l, (double)x, acc, fl);
+                                           unsigned &fl, unsigned &nr) {
+  double b, z;
+  if (gp_xs_carry_head(&h, (double)x, &b, &z)) {
+    nr++;
+    const gp_xs_hlf r = gp_xs_carry_rare(h, l, b, z, acc);
+    h = r.h;
+    l = r.l;
+    fl |= r.fl;
+  }
 }
 
 __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs_u64 *acc,
-                                           unsigned &fl) {
-  if (!gp_xs_fast_add2(&h, &l, x)) fl |= gp_xs_flush<double>(acc, x);
+                                           unsigned &fl, unsigned &nr) {
+  if (!gp_xs_fast_add2(&h, &l, x)) {
+    nr++;
+    fl |= gp_xs_flush<double>(acc, x);
+  }
+}
+
+/* Dense steps: what a warp runs once its lanes went out of line more than
+ * GP_XS_DENSE_AFTER times (data spread over many binades: every other input has bits
+ * below the head's). The same exact sums, with the common inexact case inline.
+ * F32: gp_xs_step with the tail's addition inline; only its failure (data spanning
+ * ~100 bits) or a non-finite input goes out of line. */
+__device__ __forceinline__ void gp_xs_dense(double &h, double &l, double &m, float x,
+                                            gp_xs_u64 *acc, unsigned &fl) {
+  (void)m;
+  double b, z;
+  if (gp_xs_carry_head(&h, (double)x, &b, &z)) {
+    const double e = b - z; /* NaN for a non-finite input */
+    const double t = l + e;
+    const bool q = fabs(l) >= fabs(e);
+    const double c = q ? l : e, d = q ? e : l;
+    if (d - (t - c) == 0.0) {
+      l = t;
+    } else {
+      const gp_xs_hlf r = gp_xs_carry_rare(h, l, b, z, acc);
+      h = r.h;
+      l = r.l;
+      fl |= r.fl;
+    }
+  }
+}
+/* F64: three parts: h taking every input (kept below GP_XS_F64_HEAD_MAX: an input that
+ * would take it past is flushed), its error carried into l, l's error into lo when
+ * exact, else flushed. Two doubles hold ~106 bits, which data spread over 60 binades
+ * outgrows. l goes on from the steps before (where it took the heads' errors too);
+ * lo, one a thread, starts at -0 and is merged into (h, l) by the caller after the
+ * loop. */
+__device__ __forceinline__ void gp_xs_dense(double &h, double &l, double &lo, double x,
+                                            gp_xs_u64 *acc, unsigned &fl) {
+  const double s = h + x;
+  if (!(fabs(s) < GP_XS_F64_HEAD_MAX)) { /* also a NaN or infinite x */
+    fl |= gp_xs_flush<double>(acc, x);
+    return;
+  }
+  const bool p = fabs(h) >= fabs(x);
+  const double a = p ? h : x, b = p ? x : h;
+  const double z = s - a;
+  h = s;
+  if (z != b) {
+    const double e = b - z;
+    const double t = l + e;
+    const bool q = fabs(l) >= fabs(e);
+    const double c = q ? l : e, d = q ? e : l;
+    const double f = d - (t - c);
+    l = t;
+    if (f != 0.0 && !gp_xs_fast_add1(&lo, f)) fl |= gp_xs_flush<double>(acc, f);
+  }
 }
 /* another expansion (oh, ol) into (h, l), each part exactly or through the accumulator */
 template <typename T>
@@ -459,17 +532,33 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   double h[W], l[W];
 #pragma unroll
   for (unsigned c = 0; c < W; c++) { h[c] = -0.0; l[c] = -0.0; }
-  unsigned fl = 0;
+  unsigned fl = 0, nr = 0;
   const size_t full = n / TE;
+  double lo = -0.0; /* F64 dense steps' third part, shared by the W chains */
+  /* dense steps for F32, and for F64 in the kernel of large inputs (in the window's
+     kernel its registers made ptxas spill more and F64 run 5% slower at 2^20 and 2^24
+     on every data law: s16-a) */
+  constexpr bool DENSE = F32 || !WIN;
+  bool dense = false; /* warp-uniform: the warp votes after each tile */
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
     gp_xs_part<T> a;
     gp_xs_load<T, LD>(a, in, tile);
+    if (DENSE && dense) {
 #pragma unroll
-    for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], a.x[u].t[c], acc, fl);
+        for (unsigned c = 0; c < W; c++)
+          gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
+    } else {
+#pragma unroll
+      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+        for (unsigned c = 0; c < W; c++)
+          gp_xs_step(h[c], l[F32 ? 0 : c], a.x[u].t[c], acc, fl, nr);
+      if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
+    }
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
     /* F32 in W chains: one chain made this block (the only block of a small input, the
@@ -484,10 +573,11 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
       for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl);
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl, nr);
     }
-    for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl);
+    for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl, nr);
   }
+  if (DENSE && !F32 && lo != 0.0) gp_xs_merge<T>(h[0], l[0], lo, -0.0, acc, fl);
   double m = -0.0; /* a record's third chunk */
   if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
                                    !(recs && gridDim.x > 1))) {
