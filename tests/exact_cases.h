@@ -191,6 +191,59 @@ static void shuffle(void *x, size_t n, size_t es) {
   }
 }
 
+/* Data spread over 64 binades, which sends most steps of the expansions out of line
+ * until the backend switches to its dense steps (the GPU's warps after a tile, the
+ * CPU's lanes after a few runs), then, late in the array, an infinity, both
+ * infinities, a NaN, values near the type's overflow that cancel, or that do not: each
+ * checked against the exact reference. */
+static void test_dense(void) {
+  const size_t n = ((size_t)1 << 17) + 3;
+  double *d = (double *)malloc(n * sizeof *d);
+  float *f = (float *)malloc(n * sizeof *f);
+  CHECK_MSG(d && f, "test_dense: malloc");
+  if (!d || !f) { free(d); free(f); return; }
+  static const char *what[] = {"dense", "dense, +inf", "dense, +inf and -inf", "dense, NaN",
+                               "dense, near overflow, cancelling", "dense, near overflow, beyond the range",
+                               "dense, a tie decided by a tiny part"};
+  for (int c = 0; c < 7; c++) {
+    check_seed(500 + (uint64_t)c);
+    for (size_t i = 0; i < n; i++)
+      d[i] = (check_rand01() - 0.5) * ldexp(1.0, (int)(check_rand64() % 64) - 32);
+    if (c == 6) { /* the second half cancels the first; what is left: 1, half an ulp of 1
+                     (a tie) and a tiny part the lanes can only hold outside their three
+                     parts (the accumulator), which decides it upward */
+      const size_t m = (n - 3) / 2;
+      for (size_t i = 0; i < m; i++) d[2 * m - 1 - i] = -d[i];
+      d[2 * m] = d[2 * m + 1] = d[2 * m + 2] = 0.0;
+    }
+    for (size_t i = 0; i < n; i++) f[i] = (float)d[i];
+    if (c == 6) {
+      const size_t m = (n - 3) / 2, p[3] = {m + m / 2, m + m / 2 + 1000, m + m / 2 + 2001};
+      const double dv[3] = {1.0, ldexp(1.0, -53), ldexp(1.0, -1000)};
+      const float fv[3] = {1.0f, ldexpf(1.0f, -24), ldexpf(1.0f, -140)};
+      for (int k = 0; k < 3; k++) {
+        d[p[k]] = dv[k]; d[2 * m - 1 - p[k]] = 0.0;
+        f[p[k]] = fv[k]; f[2 * m - 1 - p[k]] = 0.0f;
+      }
+    }
+    const size_t at = n - n / 4 + (size_t)c * 977;
+    if (c == 1 || c == 2) { d[at] = INFINITY; f[at] = INFINITY; }
+    if (c == 2) { d[at + 4099] = -INFINITY; f[at + 4099] = -INFINITY; }
+    if (c == 3) { d[at] = NAN; f[at] = NAN; }
+    for (int k = 0; (c == 4 || c == 5) && k < 64; k++) {
+      const double sg = c == 4 && (k & 1) ? -1.0 : 1.0;
+      d[at + 37 * (size_t)k] = sg * ldexp(1.5, 1022);
+      f[at + 37 * (size_t)k] = (float)sg * ldexpf(1.5f, 126);
+    }
+    check_f64(d, n, what[c]);
+    check_f32(f, n, what[c]);
+    if (c == 6) /* the case is what it says: without the tiny part it would round to 1 */
+      CHECK(xr_sum_f64(d, n) == nextafter(1.0, 2.0) && xr_sum_f32(f, n) == nextafterf(1.0f, 2.0f));
+  }
+  free(d);
+  free(f);
+}
+
 /* the largest n test_random takes; a caller lowers it for quick runs (sanitizers) */
 static size_t xc_max_n = (size_t)1 << 21;
 

@@ -101,6 +101,7 @@ int main(void) {
   test_known();
   test_ties();
   test_random();
+  test_dense();
   test_all_ops();
   gp_destroy(ctx);
   return check_summary("test_dist_combine");

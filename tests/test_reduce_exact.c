@@ -155,6 +155,7 @@ int main(void) {
   test_known();
   test_ties();
   test_random();
+  test_dense();
   test_threads();
   gp_destroy(ctx);
   return check_summary("test_reduce_exact");

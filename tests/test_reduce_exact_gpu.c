@@ -116,49 +116,6 @@ static void test_grids(void) {
   free(x);
 }
 
-/* Warps that switch to dense steps (reduce_exact.cu, gp_xs_dense: data spread over
- * many binades sends their lanes out of line) and then meet an infinity, both
- * infinities, a NaN, values near the type's overflow that cancel, or that do not: the
- * bits of every run of xc_sum (forced grids of 1 and 3 blocks take many tiles a block)
- * equal the CPU backend's. */
-static void test_dense(void) {
-  const size_t n = ((size_t)1 << 17) + 3;
-  double *d = (double *)malloc(n * sizeof *d);
-  float *f = (float *)malloc(n * sizeof *f);
-  CHECK_MSG(d && f, "test_dense: malloc");
-  if (!d || !f) { free(d); free(f); return; }
-  static const char *what[] = {"plain", "+inf", "+inf and -inf", "NaN", "near overflow, cancelling",
-                               "near overflow, beyond the range"};
-  for (int c = 0; c < 6; c++) {
-    check_seed(500 + (uint64_t)c);
-    for (size_t i = 0; i < n; i++) {
-      d[i] = (check_rand01() - 0.5) * ldexp(1.0, (int)(check_rand64() % 64) - 32);
-      f[i] = (float)d[i];
-    }
-    const size_t at = n - n / 4 + (size_t)c * 977; /* late: the warps are dense by then */
-    if (c == 1 || c == 2) { d[at] = INFINITY; f[at] = INFINITY; }
-    if (c == 2) { d[at + 4099] = -INFINITY; f[at + 4099] = -INFINITY; }
-    if (c == 3) { d[at] = NAN; f[at] = NAN; }
-    for (int k = 0; (c == 4 || c == 5) && k < 64; k++) {
-      const double sg = c == 4 && (k & 1) ? -1.0 : 1.0;
-      d[at + 37 * (size_t)k] = sg * ldexp(1.5, 1022);
-      f[at + 37 * (size_t)k] = (float)sg * ldexpf(1.5f, 126);
-    }
-    for (int is64 = 0; is64 < 2; is64++) {
-      const gp_dtype t = is64 ? GP_F64 : GP_F32;
-      const void *x = is64 ? (const void *)d : (const void *)f;
-      unsigned char want[8], got[8];
-      CHECK_OK(cpu, gp_reduce(cpu, GP_SUM, t, x, n, want, GP_REDUCE_AUTO));
-      CHECK(xc_sum(t, x, n, got) == GP_OK);
-      CHECK_MSG(out_bits(t, got) == out_bits(t, want), "dense %s %s: %#llx vs cpu %#llx",
-                gp_dtype_name(t), what[c], (unsigned long long)out_bits(t, got),
-                (unsigned long long)out_bits(t, want));
-    }
-  }
-  free(d);
-  free(f);
-}
-
 int main(void) {
   gpu = check_gpu_context_or_skip("test_reduce_exact_gpu");
   cpu = check_cpu_context();

@@ -23,11 +23,70 @@
  * Which inputs take which path never changes the exact sum, so the bits are the same. */
 #define GP_XS_CPU_LANES 8
 
+/* Chunks whose vector runs were redone (an inexact step) more than this many times go
+ * on by dense runs (data spread over many binades, where most runs are). The scalar
+ * blocks switch once more than 256 inputs, and a quarter of those seen, went to the
+ * accumulator: without vector lanes a dense block costs more than the few inputs of
+ * lognormal data that go there (2-core AVX2 box, GPUPRIMS_CPU_ISA=scalar). */
+#define GP_XS_CPU_DENSE_AFTER 4
+
+static inline double xs_two_sum1(double a, double b, double *err) {
+  const double s = a + b, bb = s - a;
+  *err = (a - (s - bb)) + (b - bb);
+  return s;
+}
+
+/* One input into a dense lane (h, l, lo): h takes it, TwoSum's error is carried into l
+ * and l's into lo; lo's own error, when not zero, goes to the accumulator. A NaN or
+ * infinite input, or one that would take h past GP_XS_F64_HEAD_MAX, goes there whole. A
+ * zero error can turn a -0 l or lo into +0: harmless, only h's sign of zero is read. */
+static inline void xs_dense1(double *h, double *l, double *lo, double v, int64_t *acc, int L,
+                             int lsb) {
+  if (!(v - v == 0.0) || !(fabs(*h + v) < GP_XS_F64_HEAD_MAX)) {
+    gp_xs_add_plain(acc, L, lsb, v);
+    return;
+  }
+  double e, f, g;
+  *h = xs_two_sum1(*h, v, &e);
+  *l = xs_two_sum1(*l, e, &f);
+  *lo = xs_two_sum1(*lo, f, &g);
+  if (g != 0.0) gp_xs_add_plain(acc, L, lsb, g);
+}
+
+/* Blocks of GP_XS_CPU_LANES inputs from x[i] into dense lanes (xs_dense1), from where
+ * the plain blocks stopped to the last whole block; returns where it stopped. A block
+ * whose every lo took its part exactly (and, for F64, kept h below GP_XS_F64_HEAD_MAX)
+ * commits at once, else it is redone input by input. */
+static size_t dense_blocks(const void *x, int f32, size_t i, size_t n, double *h, double *l,
+                           double *lo, int64_t *acc, int L, int lsb) {
+  for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES) {
+    double s[GP_XS_CPU_LANES], t[GP_XS_CPU_LANES], u[GP_XS_CPU_LANES];
+    int bad = 0;
+    for (int c = 0; c < GP_XS_CPU_LANES; c++) {
+      const double v = f32 ? (double)((const float *)x)[i + c] : ((const double *)x)[i + c];
+      double e, f, g;
+      s[c] = xs_two_sum1(h[c], v, &e);
+      t[c] = xs_two_sum1(l[c], e, &f);
+      u[c] = xs_two_sum1(lo[c], f, &g);
+      bad |= (g != 0.0) | !(fabs(s[c]) < GP_XS_F64_HEAD_MAX); /* NaN g, s: not finite */
+    }
+    if (!bad) {
+      for (int c = 0; c < GP_XS_CPU_LANES; c++) { h[c] = s[c]; l[c] = t[c]; lo[c] = u[c]; }
+      continue;
+    }
+    for (int c = 0; c < GP_XS_CPU_LANES; c++)
+      xs_dense1(&h[c], &l[c], &lo[c],
+                f32 ? (double)((const float *)x)[i + c] : ((const double *)x)[i + c], acc, L, lsb);
+  }
+  return i;
+}
+
 static void chunk_f32(const float *x, size_t n, int64_t *acc) {
   const int L = GP_XS_F32_LIMBS, lsb = GP_XS_F32_LSB;
-  double h[GP_XS_CPU_LANES];
-  for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = -0.0;
+  double h[GP_XS_CPU_LANES], l[GP_XS_CPU_LANES], lo[GP_XS_CPU_LANES];
+  for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = l[c] = lo[c] = -0.0;
   size_t i = 0;
+  size_t redone = 0; /* inputs sent to the accumulator */
   for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES) {
     double s[GP_XS_CPU_LANES], e[GP_XS_CPU_LANES];
     int bad = 0;
@@ -44,7 +103,11 @@ static void chunk_f32(const float *x, size_t n, int64_t *acc) {
     }
     for (int c = 0; c < GP_XS_CPU_LANES; c++) {
       if (e[c] == 0.0) h[c] = s[c];
-      else gp_xs_add_plain(acc, L, lsb, (double)x[i + c]);
+      else { gp_xs_add_plain(acc, L, lsb, (double)x[i + c]); redone++; }
+    }
+    if (redone > 256 && 4 * redone > i) {
+      i = dense_blocks(x, 1, i + GP_XS_CPU_LANES, n, h, l, lo, acc, L, lsb);
+      break;
     }
   }
   for (; i < n; i++) {
@@ -53,6 +116,8 @@ static void chunk_f32(const float *x, size_t n, int64_t *acc) {
   }
   for (int c = 0; c < GP_XS_CPU_LANES; c++) {
     gp_xs_add_plain(acc, L, lsb, h[c]);
+    gp_xs_add_plain(acc, L, lsb, l[c]);
+    gp_xs_add_plain(acc, L, lsb, lo[c]);
     acc[L] |= gp_xs_head_flag(h[c]);
   }
   gp_xs_normalize(acc, L);
@@ -60,9 +125,10 @@ static void chunk_f32(const float *x, size_t n, int64_t *acc) {
 
 static void chunk_f64(const double *x, size_t n, int64_t *acc) {
   const int L = GP_XS_F64_LIMBS, lsb = GP_XS_F64_LSB;
-  double h[GP_XS_CPU_LANES], l[GP_XS_CPU_LANES];
-  for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = l[c] = -0.0;
+  double h[GP_XS_CPU_LANES], l[GP_XS_CPU_LANES], lo[GP_XS_CPU_LANES];
+  for (int c = 0; c < GP_XS_CPU_LANES; c++) h[c] = l[c] = lo[c] = -0.0;
   size_t i = 0;
+  size_t redone = 0; /* inputs sent to the accumulator */
   for (; i + GP_XS_CPU_LANES <= n; i += GP_XS_CPU_LANES) {
     double s[GP_XS_CPU_LANES], e[GP_XS_CPU_LANES];
     int bad = 0;
@@ -78,13 +144,18 @@ static void chunk_f64(const double *x, size_t n, int64_t *acc) {
       continue;
     }
     for (int c = 0; c < GP_XS_CPU_LANES; c++)
-      if (!gp_xs_add2(&h[c], &l[c], x[i + c])) gp_xs_add_plain(acc, L, lsb, x[i + c]);
+      if (!gp_xs_add2(&h[c], &l[c], x[i + c])) { gp_xs_add_plain(acc, L, lsb, x[i + c]); redone++; }
+    if (redone > 256 && 4 * redone > i) {
+      i = dense_blocks(x, 0, i + GP_XS_CPU_LANES, n, h, l, lo, acc, L, lsb);
+      break;
+    }
   }
   for (; i < n; i++)
     if (!gp_xs_add2(&h[0], &l[0], x[i])) gp_xs_add_plain(acc, L, lsb, x[i]);
   for (int c = 0; c < GP_XS_CPU_LANES; c++) {
     gp_xs_add_plain(acc, L, lsb, h[c]);
     gp_xs_add_plain(acc, L, lsb, l[c]);
+    gp_xs_add_plain(acc, L, lsb, lo[c]);
     acc[L] |= gp_xs_head_flag(h[c]);
   }
   gp_xs_normalize(acc, L);
