@@ -54,6 +54,11 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_DENSE_AFTER
 #define GP_XS_DENSE_AFTER 8u
 #endif
+/* 1: F32 takes dense steps from the start (its dense step differs from the plain one
+ * only where an addition was inexact); 0: after the vote, as F64 */
+#ifndef GP_XS_F32_DENSE
+#define GP_XS_F32_DENSE 1
+#endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
  * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
@@ -539,7 +544,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
      kernel its registers made ptxas spill more and F64 run 5% slower at 2^20 and 2^24
      on every data law: s16-a) */
   constexpr bool DENSE = F32 || !WIN;
-  bool dense = false; /* warp-uniform: the warp votes after each tile */
+  /* warp-uniform: F64 warps vote after each tile; F32 (GP_XS_F32_DENSE) starts dense */
+  bool dense = F32 && GP_XS_F32_DENSE;
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
@@ -557,7 +563,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
         for (unsigned c = 0; c < W; c++)
           gp_xs_step(h[c], l[F32 ? 0 : c], a.x[u].t[c], acc, fl, nr);
-      if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
+      if (DENSE && !(F32 && GP_XS_F32_DENSE)) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
@@ -573,7 +579,10 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
       for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl, nr);
+      for (unsigned c = 0; c < W; c++) {
+        if (F32 && GP_XS_F32_DENSE) gp_xs_dense(h[c], l[0], lo, x[c], acc, fl);
+        else gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl, nr);
+      }
     }
     for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl, nr);
   }
