@@ -55,9 +55,12 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_DENSE_AFTER 8u
 #endif
 /* 1: F32 takes dense steps from the start (its dense step differs from the plain one
- * only where an addition was inexact); 0: after the vote, as F64 */
+ * only where an addition was inexact); 0: after the vote, as F64. Measured on the H200
+ * (2026-12-03, s16-e, docs/perf/reduce.md): 1 took wide data 8-13% faster at 2^12-2^24
+ * and uniform data 0.05-0.13 us slower at 2^10-2^20 and 0.6-0.7% at 2^26-2^28, where
+ * the vote costs 0-0.5%. */
 #ifndef GP_XS_F32_DENSE
-#define GP_XS_F32_DENSE 1
+#define GP_XS_F32_DENSE 0
 #endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
@@ -544,7 +547,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
      kernel its registers made ptxas spill more and F64 run 5% slower at 2^20 and 2^24
      on every data law: s16-a) */
   constexpr bool DENSE = F32 || !WIN;
-  /* warp-uniform: F64 warps vote after each tile; F32 (GP_XS_F32_DENSE) starts dense */
+  /* warp-uniform: the warp votes after each tile (F32 with GP_XS_F32_DENSE starts dense) */
   bool dense = F32 && GP_XS_F32_DENSE;
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
