@@ -174,9 +174,9 @@ static void usage(FILE *f) {
           "             max) vs cub::DeviceSegmentedReduce::Sum (sum only)\n"
           "  --no-peers skip CUB and thrust\n"
           "  --data     the float inputs' law (integers stay hashes): uniform in [0, 1) (24\n"
-          "             random bits a value, the default), normal, lognormal (exp(3 z)),\n"
-          "             wide (z * 2^k, k in -30..30); named in each case. The exact SUM's\n"
-          "             speed depends on it; CUB's does not\n"
+          "             random bits an f32, 53 an f64; the default), normal, lognormal\n"
+          "             (exp(3 z)), wide (z * 2^k, k in -30..30); named in each case. The\n"
+          "             exact SUM's speed depends on it; CUB's does not\n"
           "  --pointer-query  our reduce rows call gp_reduce, which asks CUDA where in and out\n"
           "             live (two cudaPointerGetAttributes, ~1 us); by default they call\n"
           "             gp_reduce_device, which takes device pointers as CUB does\n\n");
