@@ -14,7 +14,11 @@
  * an addition is committed only when an exactness test says it lost nothing (TwoSum on
  * the CPU, Fast2Sum in the CUDA kernels: the same decisions; and, for F64, the
  * head stays below 2^1000 so nothing can overflow); otherwise that one input goes to
- * the superaccumulator. For data of ordinary range that is almost never. */
+ * the superaccumulator. For data of ordinary range that is almost never. The CUDA F32
+ * chains instead let h take every input and carry its error into a tail
+ * (gp_xs_carry_head / tail), and data spread over many binades moves both backends to
+ * dense steps in three parts (reduce_exact.cu gp_xs_dense, reduce_exact_cpu.c
+ * xs_dense1): the same exact sum either way. */
 #ifndef GP_CORE_EXACT_SUM_H
 #define GP_CORE_EXACT_SUM_H
 
