@@ -15,12 +15,19 @@
  * Every lane is an independent expansion; the lane count never changes the exact sum.
  * The macros above are undefined at the end. */
 
+/* TwoSum per lane: a + b rounded, and its exact error in *err (NaN when the sum is
+ * not finite) */
+XS_ATTR static inline XS_VEC XS_NAME(xs_two_sum)(XS_VEC a, XS_VEC b, XS_VEC *err) {
+  const XS_VEC s = XS_ADD(a, b);
+  const XS_VEC bb = XS_SUB(s, a);
+  *err = XS_ADD(XS_SUB(a, XS_SUB(s, bb)), XS_SUB(b, bb));
+  return s;
+}
+
 /* One TwoSum per lane: s = h + v, and the lanes where it was not exact (NaN e too). */
 XS_ATTR static inline XS_MASK XS_NAME(xs_inexact)(XS_VEC h, XS_VEC v, XS_VEC *s) {
-  const XS_VEC t = XS_ADD(h, v);
-  const XS_VEC bb = XS_SUB(t, h);
-  const XS_VEC e = XS_ADD(XS_SUB(h, XS_SUB(t, bb)), XS_SUB(v, bb));
-  *s = t;
+  XS_VEC e;
+  *s = XS_NAME(xs_two_sum)(h, v, &e);
   return XS_NEQ0(e);
 }
 
@@ -46,15 +53,6 @@ XS_ATTR static inline void XS_NAME(xs_step)(const void *x, int f32, size_t i, XS
     if ((m >> c) & 1 && (f32 || !gp_xs_add2(&h[c], &l[c], v))) gp_xs_add_plain(acc, L, lsb, v);
   }
   for (int k = 0; k < XS_NV; k++) hv[k] = XS_LOADU(h + k * XS_W);
-}
-
-/* TwoSum per lane: a + b rounded, and its exact error in *err (NaN when the sum is
- * not finite) */
-XS_ATTR static inline XS_VEC XS_NAME(xs_two_sum)(XS_VEC a, XS_VEC b, XS_VEC *err) {
-  const XS_VEC s = XS_ADD(a, b);
-  const XS_VEC bb = XS_SUB(s, a);
-  *err = XS_ADD(XS_SUB(a, XS_SUB(s, bb)), XS_SUB(b, bb));
-  return s;
 }
 
 /* Dense runs from x[i] on (see xs_dense1): each lane (h, l, lo) in three parts, every

@@ -50,17 +50,12 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_MIN_BLOCKS 4  /* __launch_bounds__: blocks of 256 per SM */
 #endif
 /* A warp whose lanes' steps went out of line (gp_xs_step) more than this many times in
- * one lane takes dense steps (gp_xs_dense) for its remaining tiles. */
+ * one lane takes dense steps (gp_xs_dense) for its remaining tiles. Dense steps from a
+ * warp's first tile (F32 only; measured at 5d4e923, s16-e, docs/perf/reduce.md) took
+ * wide data 8-13% faster at 2^12-2^24 and uniform data 0.6-0.7% slower at 2^26-2^28,
+ * where the vote costs 0-0.5%. */
 #ifndef GP_XS_DENSE_AFTER
 #define GP_XS_DENSE_AFTER 8u
-#endif
-/* 1: F32 takes dense steps from the start (its dense step differs from the plain one
- * only where an addition was inexact); 0: after the vote, as F64. Measured on the H200
- * (2026-12-03, s16-e, docs/perf/reduce.md): 1 took wide data 8-13% faster at 2^12-2^24
- * and uniform data 0.05-0.13 us slower at 2^10-2^20 and 0.6-0.7% at 2^26-2^28, where
- * the vote costs 0-0.5%. */
-#ifndef GP_XS_F32_DENSE
-#define GP_XS_F32_DENSE 0
 #endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
 /* Inputs of up to this many elements take one block: a grid pays a second fold (the
@@ -547,8 +542,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
      kernel its registers made ptxas spill more and F64 run 5% slower at 2^20 and 2^24
      on every data law: s16-a) */
   constexpr bool DENSE = F32 || !WIN;
-  /* warp-uniform: the warp votes after each tile (F32 with GP_XS_F32_DENSE starts dense) */
-  bool dense = F32 && GP_XS_F32_DENSE;
+  bool dense = false; /* warp-uniform: the warp votes after each tile */
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
@@ -566,7 +560,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
         for (unsigned c = 0; c < W; c++)
           gp_xs_step(h[c], l[F32 ? 0 : c], a.x[u].t[c], acc, fl, nr);
-      if (DENSE && !(F32 && GP_XS_F32_DENSE)) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
+      if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
@@ -582,10 +576,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #pragma unroll
       for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) {
-        if (F32 && GP_XS_F32_DENSE) gp_xs_dense(h[c], l[0], lo, x[c], acc, fl);
-        else gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl, nr);
-      }
+      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl, nr);
     }
     for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl, nr);
   }
