@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "suites.h"
 #include "harness.h"
+#include "harness_kernels.h"
 
 #include <gpuprims.h>
 #include <stdio.h>
@@ -43,12 +44,12 @@ static void row(host_opts *o, const char *what, const char *mode, double n, doub
 
 #if GP_HAVE_CUDA
 /* Median wall time (us) of `reps` back-to-back gp_reduce calls. */
-static double time_reduce(gp_context *ctx, gp_dtype t, const void *in, size_t n, void *out,
-                          int sync_after, int reps) {
+static double time_reduce(gp_context *ctx, gp_op op, gp_dtype t, const void *in, size_t n,
+                          void *out, int sync_after, int reps) {
   double ts[MAX_REPS];
   for (int r = -3; r < reps; r++) {
     double t0 = gpb_wall_seconds();
-    if (gp_reduce(ctx, GP_SUM, t, in, n, out, GP_REDUCE_AUTO) != GP_OK) return -1;
+    if (gp_reduce(ctx, op, t, in, n, out, GP_REDUCE_AUTO) != GP_OK) return -1;
     if (sync_after && gp_synchronize(ctx) != GP_OK) return -1;
     if (r >= 0) ts[r] = (gpb_wall_seconds() - t0) * 1e6;
   }
@@ -66,17 +67,21 @@ static int scalar_cases(gp_context *ctx, const char *mode, host_opts *o) {
   }
   (void)cudaMemset(d_in, 0x3c, sizes[2] * sizeof(float));
   for (int i = 0; i < 3; i++) {
-    double dev = time_reduce(ctx, GP_F32, d_in, sizes[i], d_out, 1, o->reps);
-    double host = time_reduce(ctx, GP_F32, d_in, sizes[i], &h_out, 0, o->reps);
-    if (dev < 0 || host < 0) {
+    double dev = time_reduce(ctx, GP_SUM, GP_F32, d_in, sizes[i], d_out, 1, o->reps);
+    double host = time_reduce(ctx, GP_SUM, GP_F32, d_in, sizes[i], &h_out, 0, o->reps);
+    /* MIN: the plain one-launch kernel (no exact fold), the same host path */
+    float h_min = 0;
+    double hmin = time_reduce(ctx, GP_MIN, GP_F32, d_in, sizes[i], &h_min, 0, o->reps);
+    if (dev < 0 || host < 0 || hmin < 0) {
       fprintf(stderr, "bench host: gp_reduce failed: %s\n", gp_last_error(ctx));
       return 1;
     }
-    double call = time_reduce(ctx, GP_F32, d_in, sizes[i], d_out, 0, o->reps);
+    double call = time_reduce(ctx, GP_SUM, GP_F32, d_in, sizes[i], d_out, 0, o->reps);
     if (gp_synchronize(ctx) != GP_OK) return 1;
     row(o, "reduce f32 sum, device, call only", mode, (double)sizes[i], call, 0);
     row(o, "reduce f32 sum, device result", mode, (double)sizes[i], dev, 0);
     row(o, "reduce f32 sum, host result", mode, (double)sizes[i], host, 0);
+    row(o, "reduce f32 min, host result", mode, (double)sizes[i], hmin, 0);
   }
   double ts[MAX_REPS], r = 0;
   for (int k = -3; k < o->reps; k++) {
@@ -92,23 +97,27 @@ static int scalar_cases(gp_context *ctx, const char *mode, host_opts *o) {
   }
   row(o, "integrate f64 x^2, host result", mode, 1024, median(ts, o->reps), 0);
   /* floors for the rows above, straight from the runtime: what one pointer-kind query,
-   * one stream operation waited for, and one 4-byte result copy cost */
+   * one stream operation waited for, one empty kernel waited for, and one 4-byte
+   * result copy cost */
   cudaStream_t st = 0; /* the context's: gp_create leaves the default stream */
   struct cudaPointerAttributes pa;
   float h_small = 0;
-  for (int c = 0; c < 3; c++) {
+  static const char *const refs[4] = {"ref: cudaPointerGetAttributes",
+                                      "ref: 4 B memset + stream sync",
+                                      "ref: empty kernel + stream sync",
+                                      "ref: 4 B D2H copy + stream sync"};
+  for (int c = 0; c < 4; c++) {
     for (int k = -3; k < o->reps; k++) {
       double t0 = gpb_wall_seconds();
       cudaError_t e = c == 0   ? cudaPointerGetAttributes(&pa, d_in)
                       : c == 1 ? cudaMemsetAsync(d_out, 0, 4, st)
+                      : c == 2 ? (cudaError_t)gpb_cuda_empty(st)
                                : cudaMemcpyAsync(&h_small, d_in, 4, cudaMemcpyDeviceToHost, st);
       if (e == cudaSuccess && c) e = cudaStreamSynchronize(st);
       if (e != cudaSuccess) return 1;
       if (k >= 0) ts[k] = (gpb_wall_seconds() - t0) * 1e6;
     }
-    row(o, c == 0 ? "ref: cudaPointerGetAttributes" : c == 1 ? "ref: 4 B memset + stream sync"
-                                                            : "ref: 4 B D2H copy + stream sync",
-        mode, 0, median(ts, o->reps), 0);
+    row(o, refs[c], mode, 0, median(ts, o->reps), 0);
   }
   cudaFree(d_in);
   cudaFree(d_out);

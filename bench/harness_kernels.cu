@@ -58,3 +58,10 @@ extern "C" int gpb_cuda_fill_dist(void *p, int dtype, size_t n, uint64_t seed, i
   if (e != cudaSuccess) return (int)e;
   return (int)cudaStreamSynchronize((cudaStream_t)stream);
 }
+
+__global__ void gpb_empty_kernel() {}
+
+extern "C" int gpb_cuda_empty(void *stream) {
+  gpb_empty_kernel<<<1, 32, 0, (cudaStream_t)stream>>>();
+  return (int)cudaGetLastError();
+}

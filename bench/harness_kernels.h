@@ -45,6 +45,10 @@ int gpb_cuda_fill(void *p, int dtype, size_t n, uint64_t seed, uint64_t range, v
 /* The same for F32 (dtype 0) / F64 (1) data of law `kind` (gpb_dist_value). */
 int gpb_cuda_fill_dist(void *p, int dtype, size_t n, uint64_t seed, int kind, void *stream);
 
+/* One empty kernel of one warp on `stream`, not waited for (the launch floor of the
+ * host bench). Returns a cudaError_t. */
+int gpb_cuda_empty(void *stream);
+
 #ifdef __cplusplus
 }
 #endif
