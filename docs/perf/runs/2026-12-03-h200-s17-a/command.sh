@@ -33,9 +33,17 @@ for c in f32,sum,2^10 f32,min,2^10 f32,sum,2^16 f32,sum,2^20 f32,min,2^20 f32,su
   [ $((SECONDS - T0)) -lt 500 ] || break
   timeout 60 $NCU -k regex:"gp_sum_exact|gp_reduce_auto|DeviceReduce" $B/gpuprims bench reduce --dtype $t --op $op --n $n --max-time 0.02 --min-samples 3 --max-samples 4 --warmup 1 --quiet >$R/ncu_${t}_${op}_$n.csv 2>&1
 done
+echo "[$((SECONDS - T0))s] stalls" >>$O; pack
+# warp stall reasons (no_instruction: instruction fetch) of one launch each, caches flushed
+for c in f32,sum,2^12,gp_sum_exact f32,sum,2^12,DeviceReduce f32,min,2^12,gp_reduce_auto f64,sum,2^10,gp_sum_exact f64,sum,2^10,DeviceReduce f32,sum,2^20,gp_sum_exact f32,sum,2^20,DeviceReduce; do
+  IFS=, read t op n k <<<"$c"
+  [ $((SECONDS - T0)) -lt 540 ] || break
+  timeout 60 ncu --clock-control none --section WarpStateStats --section LaunchStats --section InstructionStats --metrics gpu__time_duration.sum,smsp__inst_executed.sum,smsp__warps_issue_stalled_no_instruction.sum,smsp__warps_issue_stalled_imc_miss.sum,smsp__warps_issue_stalled_barrier.sum,smsp__warps_issue_stalled_long_scoreboard.sum,smsp__warps_issue_stalled_membar.sum,smsp__warps_issue_stalled_wait.sum,smsp__warps_issue_stalled_short_scoreboard.sum,smsp__warps_issue_stalled_branch_resolving.sum,smsp__warps_issue_stalled_math_pipe_throttle.sum -k regex:$k -s 1 -c 1 $B/gpuprims bench reduce --dtype $t --op $op --n $n --max-time 0.02 --min-samples 3 --max-samples 4 --warmup 1 --quiet >$R/stall_${t}_${op}_${n}_$k.txt 2>&1
+done
 echo "[$((SECONDS - T0))s] done" >>$O
 pack
 cat $O; grep -E "^(reduce|ref|gp_sync|integrate)" $R/host1.txt $R/host2.txt
+for f in $R/stall_*.txt; do echo "== $(basename $f)"; grep -E "Duration|Warp Cycles Per Issued|stalled|inst_executed|gpu__time|ERROR|rror" $f | head -24; done
 for f in $R/ncu_*.csv; do echo "== $(basename $f)"; python3 - "$f" <<'PY'
 import csv, sys, statistics, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# s17-b (2026-12-03): the one-block exact SUM kernel (gp_sum_exact_one: every element of
+# a thread loaded before the first step) against the grid kernel's one-block path
+# (gpuprims_head: reduce_exact.cu of HEAD) and with the one-block limit at 2^14
+# (gpuprims_one14); binaries of $1 in c17b.tar.xz. Tests first, racecheck / memcheck of
+# `gpuprims reduce` on small files (both kernel forms, specials), then the benches,
+# alternated, two rounds.
+set -u
+T0=$SECONDS
+R=/tmp/r; mkdir -p $R
+O=$R/summary.txt
+pack() { tar czf $OUT/r.tgz -C /tmp r; }
+tar xf c17b.tar.xz
+B=build
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "binaries of ${1:-?}"; } >$O
+timeout 150 $B/test_reduce_exact_gpu >$R/test_reduce_exact_gpu.log 2>&1; echo "test_reduce_exact_gpu exit $? ($(tail -1 $R/test_reduce_exact_gpu.log))" >>$O
+timeout 100 $B/test_reduce_gpu >$R/test_reduce_gpu.log 2>&1; echo "test_reduce_gpu exit $? ($(tail -1 $R/test_reduce_gpu.log))" >>$O
+GPUPRIMS_DIST_TIMEOUT=60 timeout 120 $B/test_dist_gpu p1 >$R/dist_p1.log 2>&1; echo "test_dist_gpu p1 exit $? ($(tail -1 $R/dist_p1.log))" >>$O
+python3 - <<'PY'
+import numpy as np
+r = np.random.default_rng(17)
+np.save("/tmp/f64_5000.npy", r.standard_normal(5000))
+a = r.standard_normal(8191).astype(np.float32); a[4000] = np.nan
+np.save("/tmp/f32_8191_nan.npy", a)
+np.save("/tmp/f32_1000.npy", r.standard_normal(1000).astype(np.float32))
+b = np.ldexp(r.standard_normal(3001), r.integers(-60, 60, 3001)); b[7] = 1e308; b[9] = 1e308
+np.save("/tmp/f64_3001_wide.npy", b)
+PY
+for f in f64_5000 f32_8191_nan f32_1000 f64_3001_wide; do
+  for tool in racecheck memcheck; do
+    timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 $B/gpuprims reduce /tmp/$f.npy --backend cuda >$R/san_${tool}_$f.log 2>&1
+    echo "$tool gpuprims reduce $f exit $? ($(grep -h SUMMARY $R/san_${tool}_$f.log | tail -1)) result: $(grep -v '^=' $R/san_${tool}_$f.log | tail -1)" >>$O
+  done
+  echo "cpu backend $f: $($B/gpuprims reduce /tmp/$f.npy --backend cpu 2>&1 | tail -1)" >>$O
+done
+echo "[$((SECONDS - T0))s] benches" >>$O; pack
+for r in 1 2; do for d in uniform normal; do for t in f32 f64; do for v in gpuprims gpuprims_head gpuprims_one14; do
+  [ $((SECONDS - T0)) -lt 420 ] || break
+  timeout 60 $B/$v bench reduce --dtype $t --n 2^10,2^11,2^12,2^13,2^14,2^16 --data $d --max-time 0.15 --quiet >$R/${t}_${d}_${v}_r$r.txt 2>&1
+done; done; done; done
+echo "[$((SECONDS - T0))s] host" >>$O; pack
+timeout 60 $B/gpuprims bench host --big 0 --reps 400 >$R/host.txt 2>&1
+echo "[$((SECONDS - T0))s] done" >>$O
+pack
+cat $O; grep -E "^(reduce|ref)" $R/host.txt | grep sync
+for f in $R/f*_r*.txt; do printf "%-40s" "$(basename $f .txt)"; grep "^gpuprims" $f | awk '{t=""; for(i=1;i<=NF;i++) if ($i=="us"||$i=="ms") t=$(i-1); r=""; for(i=1;i<=NF;i++) if ($i ~ /^[0-9.]+x$/) r=$i; sz=""; for(i=1;i<=NF;i++) if ($i ~ /^2\^/) sz=$i; printf " %s %s %s |", sz, t, r}'; echo; done
