@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # s17-b (2026-12-03): the one-block exact SUM kernel (gp_sum_exact_one: every element of
 # a thread loaded before the first step) against the grid kernel's one-block path
-# (gpuprims_head: reduce_exact.cu of HEAD) and with the one-block limit at 2^14
-# (gpuprims_one14); binaries of $1 in c17b.tar.xz. Tests first, racecheck / memcheck of
-# `gpuprims reduce` on small files (both kernel forms, specials), then the benches,
-# alternated, two rounds.
+# (gpuprims_head: reduce_exact.cu of 532ed17) and with the one-block limit at 2^14
+# (gpuprims_one14); binaries of $1 in c17b.tar.xz. The whole CTest suite at -j 4 with
+# pytest, test_dist_gpu p1 and racecheck (quick) of test_reduce_exact_gpu beside it;
+# racecheck / memcheck of `gpuprims reduce` on small files (specials, wide data); then
+# the benches, alternated, two rounds.
 set -u
 T0=$SECONDS
 R=/tmp/r; mkdir -p $R
@@ -13,9 +14,19 @@ pack() { tar czf $OUT/r.tgz -C /tmp r; }
 tar xf c17b.tar.xz
 B=build
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "binaries of ${1:-?}"; } >$O
-timeout 150 $B/test_reduce_exact_gpu >$R/test_reduce_exact_gpu.log 2>&1; echo "test_reduce_exact_gpu exit $? ($(tail -1 $R/test_reduce_exact_gpu.log))" >>$O
-timeout 100 $B/test_reduce_gpu >$R/test_reduce_gpu.log 2>&1; echo "test_reduce_gpu exit $? ($(tail -1 $R/test_reduce_gpu.log))" >>$O
+lib=$(realpath $B)/libgpuprims.so
+(cd python && GPUPRIMS_LIBRARY=$lib PYTHONPATH=. timeout 200 python3 -m pytest -q -rs -p no:cacheprovider --doctest-modules gpuprims tests) >$R/pytest.log 2>&1 &
+PP=$!
+(GP_TEST_QUICK=1 timeout 280 compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_reduce_exact_gpu >$R/race.log 2>&1; echo "racecheck test_reduce_exact_gpu (quick) exit $? ($(grep -h 'SUMMARY' $R/race.log | tail -1); $(grep -h 'passed' $R/race.log | tail -1))" >$R/san.sum
+ GP_TEST_QUICK=1 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_reduce_exact_gpu >$R/mem.log 2>&1; echo "memcheck test_reduce_exact_gpu (quick) exit $? ($(grep -h 'SUMMARY' $R/mem.log | tail -1); $(grep -h 'passed' $R/mem.log | tail -1))" >>$R/san.sum) &
+SP=$!
 GPUPRIMS_DIST_TIMEOUT=60 timeout 120 $B/test_dist_gpu p1 >$R/dist_p1.log 2>&1; echo "test_dist_gpu p1 exit $? ($(tail -1 $R/dist_p1.log))" >>$O
+timeout 340 ctest --test-dir $B -j 4 -E cli_install --output-on-failure --timeout 300 >$R/ctest.log 2>&1
+echo "ctest exit $?" >>$O
+grep -E "tests passed|Skipped|Failed|\*\*\*|Not Run|Timeout" $R/ctest.log >>$O
+wait $PP; echo "pytest exit $? ($(tail -1 $R/pytest.log)); skips: $(grep -c '^SKIPPED' $R/pytest.log)" >>$O
+wait $SP; cat $R/san.sum >>$O
+echo "[$((SECONDS - T0))s] sanitizers on files" >>$O; pack
 python3 - <<'PY'
 import numpy as np
 r = np.random.default_rng(17)
@@ -35,7 +46,7 @@ for f in f64_5000 f32_8191_nan f32_1000 f64_3001_wide; do
 done
 echo "[$((SECONDS - T0))s] benches" >>$O; pack
 for r in 1 2; do for d in uniform normal; do for t in f32 f64; do for v in gpuprims gpuprims_head gpuprims_one14; do
-  [ $((SECONDS - T0)) -lt 420 ] || break
+  [ $((SECONDS - T0)) -lt 510 ] || break
   timeout 60 $B/$v bench reduce --dtype $t --n 2^10,2^11,2^12,2^13,2^14,2^16 --data $d --max-time 0.15 --quiet >$R/${t}_${d}_${v}_r$r.txt 2>&1
 done; done; done; done
 echo "[$((SECONDS - T0))s] host" >>$O; pack
