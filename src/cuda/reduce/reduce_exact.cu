@@ -696,20 +696,32 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
 }
 
-/* Inputs of up to GP_XS_ONE_BLOCK_N elements: one block that loads every element of a
- * thread before its first step, so the loads share one round trip to memory (the tile
- * loop above waits for each tile in turn: four for 2^13 F64 elements, and the partial
- * tile's elements one after another), then folds and rounds as the kernel above does
- * for a grid of one. Its code is a fraction of that kernel's (no tile loop, dense steps,
- * records or ticket), which matters when it starts with cold instruction caches. Pads
- * are -0, which leaves an exact sum as it was. VEC: `in` is 16-byte aligned. */
+/* The most elements gp_sum_exact_one takes. F32: GP_XS_ONE_BLOCK_N. F64: less than one
+ * of the grid kernel's tiles, whose partial tile loads one element after another; at
+ * 2^11 .. 2^13 F64 elements (whole tiles, loaded together) the one-block kernel with 8-16
+ * unrolled rows of steps ran 0.2-0.5 us slower than the grid kernel's one block, its
+ * straight-line code fetched cold each time where the tile loop's is fetched once (H200,
+ * 2026-12-03, s17-b, docs/perf/reduce.md); it also lost at 2^14 F32 (7.9 against 7.2 us). */
+template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
+  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : (size_t)GP_XS_THREADS * GP_XS_UNROLL * 2 - 1;
+}
+
+/* Inputs of up to gp_xs_one_max elements: one block that loads every element of a
+ * thread before its first step, so the loads share one round trip to memory (the grid
+ * kernel's tile loop waits for each tile in turn, and its partial tile loads F64
+ * elements, and F32 rows of four, one after another), then folds and rounds as that
+ * kernel does for a grid of one. Pads are -0, which leaves an exact sum as it was.
+ * VEC: `in` is 16-byte aligned. Measured against the grid kernel's one block (s17-b):
+ * F32 2^10 / 2^11 / 2^13 0.2-0.3 / 0.5-0.6 / 0.1-0.25 us faster, 2^12 within 0.2 us;
+ * F64 2^10 0.7 us faster. */
 template <typename T, bool VEC>
 __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__restrict__ in,
                                                                      unsigned n, T *out,
                                                                      int64_t *acc_out) {
   constexpr int L = gp_xs_fmt<T>::L;
   constexpr unsigned W = 16 / sizeof(T);
-  constexpr unsigned J = (unsigned)GP_XS_ONE_BLOCK_N / (GP_XS_THREADS * W); /* rows of W */
+  constexpr unsigned J = (unsigned)((gp_xs_one_max<T>() + GP_XS_THREADS * W - 1) /
+                                    (GP_XS_THREADS * W)); /* rows of W elements */
   constexpr bool F32 = sizeof(T) == 4, WIN = gp_xs_fmt<T>::WINDOW;
   __shared__ gp_xs_u64 wacc[GP_XS_ACCS][L + 1];
   __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
@@ -857,7 +869,7 @@ static gp_status gp_xs_run(gp_context *ctx, const void *d_in, size_t n, void *sc
   const T *in = static_cast<const T *>(d_in);
   T *out = static_cast<T *>(d_out);
   /* a forced grid (tests, measurements) takes the grid kernel at any n */
-  if (n <= GP_XS_ONE_BLOCK_N && !ctx->reduce_force_grid) return gp_xs_one<T>(ctx, in, n, out, acc_out);
+  if (n <= gp_xs_one_max<T>() && !ctx->reduce_force_grid) return gp_xs_one<T>(ctx, in, n, out, acc_out);
   switch (gp_load_mode(in, n * sizeof(T))) {
   case GP_LOAD_SCALAR: return gp_xs_pick<T, GP_LOAD_SCALAR>(ctx, in, n, scratch, out, acc_out);
   case GP_LOAD_NOALLOC: return gp_xs_pick<T, GP_LOAD_NOALLOC>(ctx, in, n, scratch, out, acc_out);
