@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # s17-final (2026-12-03): the kept one-block exact SUM kernel (F32 n <= 2^13, F64 n < 2^11)
 # against the grid kernel's one block (gpuprims_head: reduce_exact.cu of 532ed17);
-# binaries of $1 in c17f.tar.xz. The whole CTest suite at -j 4 with pytest,
-# test_dist_gpu p1, racecheck and memcheck (quick) of test_reduce_exact_gpu beside it;
-# racecheck / memcheck of `gpuprims reduce` on small files; then the A/B benches,
-# alternated, two rounds, and `gpuprims bench host`.
+# binaries of $1 in c17f.tar.xz. Cut to the suites that run the exact SUM (refused
+# starts left ~400 s of device time; the whole suite passed on s17-b's binaries, which
+# differ from these only in the F64 one-block limit): CTest -R
+# "reduce|dist|exact|host_memory|integrate_gpu" at -j 4 with pytest -k "sum or reduce or
+# integrate", test_dist_gpu p1 and memcheck (quick) of test_reduce_exact_gpu beside it;
+# racecheck / memcheck of `gpuprims reduce` on small files; the A/B benches, alternated,
+# two rounds; `gpuprims bench host`.
 set -u
 T0=$SECONDS
 R=/tmp/r; mkdir -p $R
@@ -14,13 +17,12 @@ tar xf c17f.tar.xz
 B=build
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "binaries of ${1:-?}"; } >$O
 lib=$(realpath $B)/libgpuprims.so
-(cd python && GPUPRIMS_LIBRARY=$lib PYTHONPATH=. timeout 200 python3 -m pytest -q -rs -p no:cacheprovider --doctest-modules gpuprims tests) >$R/pytest.log 2>&1 &
+(cd python && GPUPRIMS_LIBRARY=$lib PYTHONPATH=. timeout 120 python3 -m pytest -q -rs -p no:cacheprovider -k "sum or reduce or integrate" tests) >$R/pytest.log 2>&1 &
 PP=$!
-(GP_TEST_QUICK=1 timeout 280 compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_reduce_exact_gpu >$R/race.log 2>&1; echo "racecheck test_reduce_exact_gpu (quick) exit $? ($(grep -h 'SUMMARY' $R/race.log | tail -1); $(grep -h 'passed' $R/race.log | tail -1))" >$R/san.sum
- GP_TEST_QUICK=1 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_reduce_exact_gpu >$R/mem.log 2>&1; echo "memcheck test_reduce_exact_gpu (quick) exit $? ($(grep -h 'SUMMARY' $R/mem.log | tail -1); $(grep -h 'passed' $R/mem.log | tail -1))" >>$R/san.sum) &
+(GP_TEST_QUICK=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_reduce_exact_gpu >$R/mem.log 2>&1; echo "memcheck test_reduce_exact_gpu (quick) exit $? ($(grep -h 'SUMMARY' $R/mem.log | tail -1); $(grep -h 'passed' $R/mem.log | tail -1))" >$R/san.sum) &
 SP=$!
 GPUPRIMS_DIST_TIMEOUT=60 timeout 120 $B/test_dist_gpu p1 >$R/dist_p1.log 2>&1; echo "test_dist_gpu p1 exit $? ($(tail -1 $R/dist_p1.log))" >>$O
-timeout 340 ctest --test-dir $B -j 4 -E cli_install --output-on-failure --timeout 300 >$R/ctest.log 2>&1
+timeout 200 ctest --test-dir $B -j 4 -R "reduce|dist|exact|host_memory|integrate_gpu" --output-on-failure --timeout 180 >$R/ctest.log 2>&1
 echo "ctest exit $?" >>$O
 grep -E "tests passed|Skipped|Failed|\*\*\*|Not Run|Timeout" $R/ctest.log >>$O
 wait $PP; echo "pytest exit $? ($(tail -1 $R/pytest.log)); skips: $(grep -c '^SKIPPED' $R/pytest.log)" >>$O
@@ -49,7 +51,7 @@ done
 echo "[$((SECONDS - T0))s] benches" >>$O; pack
 for r in 1 2; do for c in "f64 1000,1536,2047,2^11,2^12" "f32 2^10,2^11,2^12,2^13"; do for v in gpuprims gpuprims_head; do
   set -- $c
-  [ $((SECONDS - T0)) -lt 340 ] || break
+  [ $((SECONDS - T0)) -lt 230 ] || break
   timeout 40 $B/$v bench reduce --dtype $1 --n $2 --max-time 0.15 --quiet >$R/${1}_uniform_${v}_r$r.txt 2>&1
 done; done; done
 echo "[$((SECONDS - T0))s] host" >>$O; pack
