@@ -233,7 +233,9 @@ int gp_bench_host(int argc, char **argv) {
     } else {
       printf("usage: gpuprims bench host [--reps N] [--big N] [--json FILE]\n"
              "Wall clock, back-to-back calls, medians: scalar results to host vs device\n"
-             "memory (both GPUPRIMS_HOST_WAIT modes), gp_reduce of --big f32 (default 2^28;\n"
+             "memory (both GPUPRIMS_HOST_WAIT modes; SUM, and MIN for the plain kernel),\n"
+             "the runtime's floors under them (an empty kernel, a 4-byte memset and a\n"
+             "4-byte copy, each waited for), gp_reduce of --big f32 (default 2^28;\n"
              "0 skips) from pageable and pinned memory, gp_sort of 2^24 u32 from pageable\n"
              "memory, and cudaMemcpy H2D of 1 GiB as the link's reference.\n");
       return strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 ? 0 : 2;
