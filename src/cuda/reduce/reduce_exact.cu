@@ -493,10 +493,15 @@ template <typename T> struct gp_xs_part {
   } x[GP_XS_UNROLL];
 };
 
+/* elements of one tile: GP_XS_UNROLL 16-byte vectors a thread */
+template <typename T> __host__ __device__ constexpr size_t gp_xs_tile_elems() {
+  return (size_t)GP_XS_THREADS * GP_XS_UNROLL * (16 / sizeof(T));
+}
+
 template <typename T, int LD>
 __device__ __forceinline__ void gp_xs_load(gp_xs_part<T> &a, const T *__restrict__ in, size_t tile) {
   constexpr unsigned W = 16 / sizeof(T);
-  constexpr size_t TE = (size_t)GP_XS_THREADS * GP_XS_UNROLL * W;
+  constexpr size_t TE = gp_xs_tile_elems<T>();
   const unsigned tid = threadIdx.x;
   if (LD != GP_LOAD_SCALAR) {
     const uint4 *p = reinterpret_cast<const uint4 *>(in + tile * TE) + tid;
@@ -517,7 +522,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     T *out, int64_t *acc_out) {
   constexpr int L = gp_xs_fmt<T>::L;
   constexpr unsigned W = 16 / sizeof(T);
-  constexpr unsigned TE = GP_XS_THREADS * GP_XS_UNROLL * W;
+  constexpr unsigned TE = (unsigned)gp_xs_tile_elems<T>();
   __shared__ gp_xs_u64 wacc[GP_XS_ACCS][L + 1];
   __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
   __shared__ unsigned bflags, blast, bend;
@@ -703,7 +708,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
  * straight-line code fetched cold each time where the tile loop's is fetched once (H200,
  * 2026-12-03, s17-b, docs/perf/reduce.md); it also lost at 2^14 F32 (7.9 against 7.2 us). */
 template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
-  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : (size_t)GP_XS_THREADS * GP_XS_UNROLL * 2 - 1;
+  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : gp_xs_tile_elems<T>() - 1;
 }
 
 /* Inputs of up to gp_xs_one_max elements: one block that loads every element of a
@@ -735,12 +740,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
      elements in row J, chain 0); else element (j * W + c) * THREADS + tid. Row j holds
      elements j * THREADS * W .. (j + 1) * THREADS * W - 1 either way. */
   T v[J + 1][W];
-  const unsigned nv = VEC ? n / W : 0u;
+  const unsigned nv = n / W; /* whole vectors (VEC) */
 #pragma unroll
   for (unsigned j = 0; j <= J; j++)
 #pragma unroll
     for (unsigned c = 0; c < W; c++) v[j][c] = -T(0);
-  if (VEC) {
+  if constexpr (VEC) {
     const uint4 *p = reinterpret_cast<const uint4 *>(in);
 #pragma unroll
     for (unsigned j = 0; j < J; j++) {
@@ -800,7 +805,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
 template <typename T>
 static gp_status gp_xs_one(gp_context *ctx, const T *in, size_t n, T *out, int64_t *acc_out) {
   cudaStream_t st = (cudaStream_t)ctx->stream;
-  if ((uintptr_t)in % 16 == 0)
+  if (gp_load_mode(in, n * sizeof(T)) != GP_LOAD_SCALAR) /* 16-byte aligned */
     gp_sum_exact_one<T, true><<<1, GP_XS_THREADS, 0, st>>>(in, (unsigned)n, out, acc_out);
   else
     gp_sum_exact_one<T, false><<<1, GP_XS_THREADS, 0, st>>>(in, (unsigned)n, out, acc_out);
@@ -816,7 +821,7 @@ template <typename T, int LD, bool WIN> static unsigned gp_xs_resident(gp_contex
 
 /* Tiles of the kernel (the most blocks it can use) for n elements of T. */
 template <typename T> static size_t gp_xs_tiles(size_t n) {
-  constexpr size_t TE = GP_XS_THREADS * GP_XS_UNROLL * (16 / sizeof(T));
+  constexpr size_t TE = gp_xs_tile_elems<T>();
   return n / TE + (n % TE != 0);
 }
 
