@@ -89,6 +89,18 @@ typedef unsigned long long gp_xs_u64;
 #ifndef GP_XS_ACCS
 #define GP_XS_ACCS 8u
 #endif
+/* 1: the folds' shuffle trees are loops (one copy of a level's code, its rare path's
+ * call set up once); 0: unrolled, each level's code and call set-up inline. The folds
+ * run once a block, from instruction caches that a flushed L2 leaves cold, so their
+ * code's size is part of their time. */
+#ifndef GP_XS_FOLD_ROLL
+#define GP_XS_FOLD_ROLL 1
+#endif
+#if GP_XS_FOLD_ROLL
+#define GP_XS_FOLD_LOOP _Pragma("unroll 1")
+#else
+#define GP_XS_FOLD_LOOP _Pragma("unroll")
+#endif
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
 #define GP_XS_REC_REGS 4
@@ -202,6 +214,56 @@ __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs
   }
 }
 
+/* One input into a lane's expansion only when that is exact, without a branch: F32 h +=
+ * x when h + x is exact; F64 (h, l) += x by gp_xs_fast_add2's test. Returns false,
+ * leaving (h, l) as they were, otherwise (a NaN or infinite input, or F64 past
+ * GP_XS_F64_HEAD_MAX, included): the caller gives that input to gp_xs_redo. The tile
+ * loops take their inputs this way and mark the misses in a mask, so their code holds
+ * no call per step (each call's set-up was ~0.6 KB of SASS, fetched cold with the step
+ * around it). */
+__device__ __forceinline__ bool gp_xs_try(double &h, double &l, float x) {
+  (void)l;
+  const double xd = x, s = h + xd;
+  const bool p = fabs(h) >= fabs(xd);
+  const double a = p ? h : xd, b = p ? xd : h;
+  const bool ok = s - a == b; /* false for a NaN or infinite x: s - a is NaN */
+  h = ok ? s : h;
+  return ok;
+}
+__device__ __forceinline__ bool gp_xs_try(double &h, double &l, double x) {
+  const double s = h + x;
+  const bool p = fabs(h) >= fabs(x);
+  const double a = p ? h : x, b = p ? x : h;
+  const double z = s - a, e = b - z, t = l + e;
+  const bool q = fabs(l) >= fabs(e);
+  const double c = q ? l : e, d = q ? e : l;
+  const bool exact = z == b; /* then l stays as it is, as in gp_xs_fast_add2 */
+  const bool ok = (exact || t - c == d) && fabs(s) < GP_XS_F64_HEAD_MAX;
+  h = ok ? s : h;
+  l = ok && !exact ? t : l;
+  return ok;
+}
+
+/* The inputs a tile loop's gp_xs_try missed, into the expansion (h, l) by gp_xs_step
+ * (any chain may take any input: the sum is exact either way). Input k of the mask
+ * (k = u * W + c: the u-th vector's c-th element, W to a vector) is read again at p[u *
+ * su + c * sc]. Out of line, and called once a tile at most. */
+struct gp_xs_hl2 {
+  double h, l;
+  unsigned fl;
+};
+template <typename T>
+__device__ __noinline__ gp_xs_hl2 gp_xs_redo(double h, double l, const T *p, unsigned miss,
+                                             unsigned su, unsigned sc, gp_xs_u64 *acc) {
+  constexpr unsigned W = 16 / sizeof(T);
+  unsigned fl = 0, nr = 0;
+  for (; miss; miss &= miss - 1) {
+    const unsigned k = (unsigned)__ffs((int)miss) - 1;
+    gp_xs_step(h, l, __ldg(p + (k / W) * su + (k % W) * sc), acc, fl, nr);
+  }
+  return {h, l, fl};
+}
+
 /* Dense steps: what a warp runs once its lanes went out of line more than
  * GP_XS_DENSE_AFTER times (data spread over many binades: every other input has bits
  * below the head's). The same exact sums, with the common inexact case inline.
@@ -299,7 +361,7 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
 __device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &fl, gp_xs_u64 *acc,
                                                unsigned width) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
-#pragma unroll
+  GP_XS_FOLD_LOOP
   for (unsigned o = width / 2; o > 0; o /= 2) {
     const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
     if (lane < o) {
@@ -309,7 +371,7 @@ __device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &f
   }
   if (__any_sync(GP_FULL_MASK, l != 0.0)) {
     double t = l, tl = -0.0;
-#pragma unroll
+    GP_XS_FOLD_LOOP
     for (unsigned o = width / 2; o > 0; o /= 2) {
       const double ot = __shfl_down_sync(GP_FULL_MASK, t, o);
       const double otl = __shfl_down_sync(GP_FULL_MASK, tl, o);
@@ -334,7 +396,7 @@ __device__ __forceinline__ void gp_xs_warp_fold(double &h, double &l, unsigned &
   if (sizeof(T) == 4) {
     gp_xs_tree_f32(h, l, fl, acc, GP_WARP_SIZE);
   } else {
-#pragma unroll
+    #pragma unroll
     for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
       const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
       const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
@@ -363,7 +425,7 @@ __device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned 
     if (sizeof(T) == 4) {
       gp_xs_tree_f32(h, l, fl, wacc[0], GP_XS_WARPS);
     } else {
-#pragma unroll
+      #pragma unroll
       for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
         const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
         const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
@@ -560,11 +622,21 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
         for (unsigned c = 0; c < W; c++)
           gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
     } else {
+      static_assert(GP_XS_UNROLL * W <= 32, "a tile's misses fit a 32-bit mask");
+      unsigned miss = 0;
 #pragma unroll
       for (unsigned u = 0; u < GP_XS_UNROLL; u++)
 #pragma unroll
         for (unsigned c = 0; c < W; c++)
-          gp_xs_step(h[c], l[F32 ? 0 : c], a.x[u].t[c], acc, fl, nr);
+          miss |= (unsigned)!gp_xs_try(h[c], l[F32 ? 0 : c], a.x[u].t[c]) << (u * W + c);
+      if (miss) {
+        const gp_xs_hl2 r = gp_xs_redo<T>(h[0], l[0], in + tile * TE + tid * W, miss,
+                                          GP_XS_THREADS * W, 1u, acc);
+        h[0] = r.h;
+        l[0] = r.l;
+        fl |= r.fl;
+        nr += (unsigned)__popc(miss);
+      }
       if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
   }
@@ -770,12 +842,21 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
   double h[W], l[W];
 #pragma unroll
   for (unsigned c = 0; c < W; c++) { h[c] = -0.0; l[c] = -0.0; }
-  unsigned fl = 0, nr = 0;
+  unsigned fl = 0, nr = 0, miss = 0;
+  static_assert(J * W <= 32, "the rows' misses fit a 32-bit mask");
 #pragma unroll
   for (unsigned j = 0; j < J; j++) {
     if (j * GP_XS_THREADS * W >= n) break; /* block-uniform: the rows after are empty too */
 #pragma unroll
-    for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], v[j][c], acc, fl, nr);
+    for (unsigned c = 0; c < W; c++)
+      miss |= (unsigned)!gp_xs_try(h[c], l[F32 ? 0 : c], v[j][c]) << (j * W + c);
+  }
+  if (miss) { /* pads (-0) never miss: every input read again is one of the n */
+    const gp_xs_hl2 r = VEC ? gp_xs_redo<T>(h[0], l[0], in + tid * W, miss, GP_XS_THREADS * W, 1u, acc)
+                            : gp_xs_redo<T>(h[0], l[0], in + tid, miss, GP_XS_THREADS * W, GP_XS_THREADS, acc);
+    h[0] = r.h;
+    l[0] = r.l;
+    fl |= r.fl;
   }
   if (VEC && n % W) gp_xs_step(h[0], l[0], v[J][0], acc, fl, nr);
   double m = -0.0;
