@@ -779,8 +779,11 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
  * unrolled rows of steps ran 0.2-0.5 us slower than the grid kernel's one block, its
  * straight-line code fetched cold each time where the tile loop's is fetched once (H200,
  * 2026-12-03, s17-b, docs/perf/reduce.md); it also lost at 2^14 F32 (7.9 against 7.2 us). */
+#ifndef GP_XS_ONE_MAX_F64
+#define GP_XS_ONE_MAX_F64 (gp_xs_tile_elems<double>() - 1)
+#endif
 template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
-  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : gp_xs_tile_elems<T>() - 1;
+  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : (size_t)GP_XS_ONE_MAX_F64;
 }
 
 /* Inputs of up to gp_xs_one_max elements: one block that loads every element of a

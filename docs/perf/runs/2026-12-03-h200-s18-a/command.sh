@@ -3,7 +3,8 @@
 # miss mask, gp_xs_redo once a tile) and F32's fold trees as loops (GP_XS_FOLD_ROLL),
 # against head (reduce_exact.cu of c264b1f: gpuprims_head) and the new code with the
 # fold trees unrolled (gpuprims_unroll); u64/u64 pairs with the wide one-sweep kernel
-# compiled for 2 blocks a SM (gpuprims_wide2). Binaries of $1 in c18a.tar.xz. First the
+# compiled for 2 blocks a SM (gpuprims_wide2); F64 inputs of up to 8191 / 4095 elements in
+# the one-block kernel (gpuprims_one8k / one4k). Binaries of $1 in c18a.tar.xz. First the
 # whole CTest suite at -j 4 with pytest, test_dist_gpu p1 and the sanitizers beside it,
 # then the SASS of the F32 kernels, then the benches, alternated, two rounds.
 set -u
@@ -34,10 +35,14 @@ cuobjdump -sass -fun '_Z19gp_sum_exact_kernelIfLi2ELb0EEvPKT_mP9gp_xs_recPyPjPS0
 xz -T4 $R/sass_*.txt
 echo "[$((SECONDS - T0))s] benches" >>$O; pack
 for r in 1 2; do
-  for t in f32 f64; do for v in gpuprims gpuprims_head gpuprims_unroll; do
+  for v in gpuprims gpuprims_head gpuprims_unroll; do
     [ $((SECONDS - T0)) -lt 500 ] || break
-    timeout 60 $B/$v bench reduce --dtype $t --n 2^10,2^12,2^13,2^14,2^16,2^18,2^20,2^22,2^24 --max-time 0.12 --quiet >$R/${t}_uniform_${v}_r$r.txt 2>&1
-  done; done
+    timeout 60 $B/$v bench reduce --dtype f32 --n 2^10,2^12,2^13,2^14,2^16,2^18,2^20,2^22,2^24 --max-time 0.12 --quiet >$R/f32_uniform_${v}_r$r.txt 2>&1
+  done
+  for v in gpuprims gpuprims_head gpuprims_one8k gpuprims_one4k; do
+    [ $((SECONDS - T0)) -lt 500 ] || break
+    timeout 60 $B/$v bench reduce --dtype f64 --n 2^10,2^11,3000,2^12,6000,2^13,2^14,2^16,2^20,2^24 --max-time 0.12 --quiet >$R/f64_uniform_${v}_r$r.txt 2>&1
+  done
   for v in gpuprims gpuprims_wide2; do
     [ $((SECONDS - T0)) -lt 520 ] || break
     timeout 60 $B/$v bench sort --algo auto --dtype u64 --pairs u64 --max-time 0.3 --quiet --no-seed --no-segments --sizes 2^24,2^28 >$R/pairs64_${v}_r$r.txt 2>&1
@@ -51,5 +56,5 @@ done; done
 echo "[$((SECONDS - T0))s] done" >>$O
 pack
 cat $O
-for f in $R/f*_r*.txt $R/f32_lognormal* $R/f32_wide*; do printf "%-34s" "$(basename $f .txt)"; grep "^gpuprims" $f | awk '{t=""; for(i=1;i<=NF;i++) if ($i=="us"||$i=="ms") t=$(i-1); r=""; for(i=1;i<=NF;i++) if ($i ~ /^[0-9.]+x$/) r=$i; sz=""; for(i=1;i<=NF;i++) if ($i ~ /^2\^/) sz=$i; printf " %s %s %s|", sz, t, r}'; echo; done
+for f in $R/f*_r*.txt $R/f32_lognormal* $R/f32_wide*; do printf "%-34s" "$(basename $f .txt)"; grep "^gpuprims" $f | awk '{t=""; for(i=1;i<=NF;i++) if ($i=="us"||$i=="ms") t=$(i-1); r=""; for(i=1;i<=NF;i++) if ($i ~ /^[0-9.]+x$/) r=$i; sz=""; for(i=2;i<NF;i++) if ($i ~ /^f(32|64)$/) sz=$(i+1); printf " %s %s %s|", sz, t, r}'; echo; done
 for f in $R/pairs64_*; do echo "== $(basename $f)"; grep -E "^gpuprims|^cub" $f; done
