@@ -58,7 +58,7 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_DENSE_AFTER 8u
 #endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
-/* Inputs of up to this many elements take one block: a grid pays a second fold (the
+/* Inputs of up to this many elements take one block (gp_sum_exact_one): a grid pays a second fold (the
  * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
  * more than one block takes for this many elements. Measured on the H200 (2026-12-01,
  * docs/perf/reduce.md) against thresholds of 0, 2^14 and 2^15 F32 / 2^13 and 2^14 F64
@@ -88,18 +88,6 @@ typedef unsigned long long gp_xs_u64;
    accumulator, a cost not measured on data that takes that path: 8 stays. */
 #ifndef GP_XS_ACCS
 #define GP_XS_ACCS 8u
-#endif
-/* 1: the folds' shuffle trees are loops (one copy of a level's code, its rare path's
- * call set up once); 0: unrolled, each level's code and call set-up inline. The folds
- * run once a block, from instruction caches that a flushed L2 leaves cold, so their
- * code's size is part of their time. */
-#ifndef GP_XS_FOLD_ROLL
-#define GP_XS_FOLD_ROLL 1
-#endif
-#if GP_XS_FOLD_ROLL
-#define GP_XS_FOLD_LOOP _Pragma("unroll 1")
-#else
-#define GP_XS_FOLD_LOOP _Pragma("unroll")
 #endif
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
@@ -244,23 +232,23 @@ __device__ __forceinline__ bool gp_xs_try(double &h, double &l, double x) {
   return ok;
 }
 
-/* The inputs a tile loop's gp_xs_try missed, into the expansion (h, l) by gp_xs_step
- * (any chain may take any input: the sum is exact either way). Input k of the mask
- * (k = u * W + c: the u-th vector's c-th element, W to a vector) is read again at p[u *
- * su + c * sc]. Out of line, and called once a tile at most. */
+/* The inputs a tile loop's gp_xs_try missed (bit k of miss: x.t[k]), into the expansion
+ * (h, l) by gp_xs_step: any chain may take any input, the sum is exact either way. Out
+ * of line and called once a tile at most; the values come with the call (reading them
+ * again from memory, one round trip each, took wide data 10% longer: s18-a). */
+template <typename T, unsigned N> struct gp_xs_vals {
+  T t[N];
+};
 struct gp_xs_hl2 {
   double h, l;
   unsigned fl;
 };
-template <typename T>
-__device__ __noinline__ gp_xs_hl2 gp_xs_redo(double h, double l, const T *p, unsigned miss,
-                                             unsigned su, unsigned sc, gp_xs_u64 *acc) {
-  constexpr unsigned W = 16 / sizeof(T);
+template <typename T, unsigned N>
+__device__ __noinline__ gp_xs_hl2 gp_xs_redo(double h, double l, gp_xs_vals<T, N> x, unsigned miss,
+                                             gp_xs_u64 *acc) {
+  static_assert(N <= 32, "a 32-bit mask");
   unsigned fl = 0, nr = 0;
-  for (; miss; miss &= miss - 1) {
-    const unsigned k = (unsigned)__ffs((int)miss) - 1;
-    gp_xs_step(h, l, __ldg(p + (k / W) * su + (k % W) * sc), acc, fl, nr);
-  }
+  for (; miss; miss &= miss - 1) gp_xs_step(h, l, x.t[__ffs((int)miss) - 1], acc, fl, nr);
   return {h, l, fl};
 }
 
@@ -361,7 +349,7 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
 __device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &fl, gp_xs_u64 *acc,
                                                unsigned width) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
-  GP_XS_FOLD_LOOP
+  #pragma unroll
   for (unsigned o = width / 2; o > 0; o /= 2) {
     const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
     if (lane < o) {
@@ -371,7 +359,7 @@ __device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &f
   }
   if (__any_sync(GP_FULL_MASK, l != 0.0)) {
     double t = l, tl = -0.0;
-    GP_XS_FOLD_LOOP
+    #pragma unroll
     for (unsigned o = width / 2; o > 0; o /= 2) {
       const double ot = __shfl_down_sync(GP_FULL_MASK, t, o);
       const double otl = __shfl_down_sync(GP_FULL_MASK, tl, o);
@@ -578,6 +566,44 @@ __device__ __forceinline__ void gp_xs_load(gp_xs_part<T> &a, const T *__restrict
   }
 }
 
+/* The partial tile's elements (rem < one tile's) in the same places as a whole tile's,
+ * -0 past the end (an exact sum stays as it was), all loaded before the first step. */
+template <typename T>
+__device__ __forceinline__ void gp_xs_load_rem(gp_xs_part<T> &a, const T *__restrict__ p, unsigned rem) {
+  constexpr unsigned W = 16 / sizeof(T);
+#pragma unroll
+  for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+    for (unsigned c = 0; c < W; c++) {
+      const unsigned k = (u * GP_XS_THREADS + threadIdx.x) * W + c;
+      a.x[u].t[c] = k < rem ? __ldg(p + k) : -T(0);
+    }
+}
+
+/* A tile's inputs into the W chains by gp_xs_try, the misses by one gp_xs_redo; returns
+ * how many missed (gp_xs_step's calls out of line). */
+template <typename T>
+__device__ __forceinline__ unsigned gp_xs_tile_add(double (&h)[16 / sizeof(T)], double (&l)[16 / sizeof(T)],
+                                                   const gp_xs_part<T> &a, gp_xs_u64 *acc, unsigned &fl) {
+  constexpr unsigned W = 16 / sizeof(T), N = GP_XS_UNROLL * W;
+  constexpr bool F32 = sizeof(T) == 4;
+  unsigned miss = 0;
+#pragma unroll
+  for (unsigned u = 0; u < GP_XS_UNROLL; u++)
+#pragma unroll
+    for (unsigned c = 0; c < W; c++)
+      miss |= (unsigned)!gp_xs_try(h[c], l[F32 ? 0 : c], a.x[u].t[c]) << (u * W + c);
+  if (!miss) return 0;
+  gp_xs_vals<T, N> x;
+#pragma unroll
+  for (unsigned k = 0; k < N; k++) x.t[k] = a.x[k / W].t[k % W];
+  const gp_xs_hl2 r = gp_xs_redo<T, N>(h[0], l[0], x, miss, acc);
+  h[0] = r.h;
+  l[0] = r.l;
+  fl |= r.fl;
+  return (unsigned)__popc(miss);
+}
+
 template <typename T, int LD, bool WIN>
 __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_kernel(
     const T *__restrict__ in, size_t n, gp_xs_rec *recs, gp_xs_u64 *gacc, unsigned *ticket,
@@ -622,40 +648,14 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
         for (unsigned c = 0; c < W; c++)
           gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
     } else {
-      static_assert(GP_XS_UNROLL * W <= 32, "a tile's misses fit a 32-bit mask");
-      unsigned miss = 0;
-#pragma unroll
-      for (unsigned u = 0; u < GP_XS_UNROLL; u++)
-#pragma unroll
-        for (unsigned c = 0; c < W; c++)
-          miss |= (unsigned)!gp_xs_try(h[c], l[F32 ? 0 : c], a.x[u].t[c]) << (u * W + c);
-      if (miss) {
-        const gp_xs_hl2 r = gp_xs_redo<T>(h[0], l[0], in + tile * TE + tid * W, miss,
-                                          GP_XS_THREADS * W, 1u, acc);
-        h[0] = r.h;
-        l[0] = r.l;
-        fl |= r.fl;
-        nr += (unsigned)__popc(miss);
-      }
+      nr += gp_xs_tile_add<T>(h, l, a, acc, fl);
       if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
-    /* F32 in W chains: one chain made this block (the only block of a small input, the
-       grid's slowest otherwise) add its elements one after another (H200, 2026-12-02,
-       docs/perf/reduce.md: 2^10 elements 5.70 -> 4.83 us; loading the whole partial
-       tile first, as a full tile, was 0.6 us slower there) */
-    const T *p = in + full * TE;
-    const unsigned rem = (unsigned)(n - full * TE);
-    unsigned k = tid;
-    for (; sizeof(T) == 4 && k + (W - 1) * GP_XS_THREADS < rem; k += W * GP_XS_THREADS) {
-      T x[W];
-#pragma unroll
-      for (unsigned c = 0; c < W; c++) x[c] = __ldg(p + k + c * GP_XS_THREADS);
-#pragma unroll
-      for (unsigned c = 0; c < W; c++) gp_xs_step(h[c], l[F32 ? 0 : c], x[c], acc, fl, nr);
-    }
-    for (; k < rem; k += GP_XS_THREADS) gp_xs_step(h[0], l[0], __ldg(p + k), acc, fl, nr);
+    gp_xs_part<T> a;
+    gp_xs_load_rem<T>(a, in + full * TE, (unsigned)(n - full * TE));
+    gp_xs_tile_add<T>(h, l, a, acc, fl);
   }
   if (DENSE && !F32 && lo != 0.0) gp_xs_merge<T>(h[0], l[0], lo, -0.0, acc, fl);
   double m = -0.0; /* a record's third chunk */
@@ -773,35 +773,31 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
 }
 
-/* The most elements gp_sum_exact_one takes. F32: GP_XS_ONE_BLOCK_N. F64: less than one
- * of the grid kernel's tiles, whose partial tile loads one element after another; at
- * 2^11 .. 2^13 F64 elements (whole tiles, loaded together) the one-block kernel with 8-16
- * unrolled rows of steps ran 0.2-0.5 us slower than the grid kernel's one block, its
- * straight-line code fetched cold each time where the tile loop's is fetched once (H200,
- * 2026-12-03, s17-b, docs/perf/reduce.md); it also lost at 2^14 F32 (7.9 against 7.2 us). */
-#ifndef GP_XS_ONE_MAX_F64
-#define GP_XS_ONE_MAX_F64 (gp_xs_tile_elems<double>() - 1)
+/* The most elements gp_sum_exact_one takes: GP_XS_ONE_BLOCK_N of either type, in two
+ * shapes (rows of W elements a thread): up to GP_XS_ONE_SMALL_N elements, and the rest.
+ * With its steps taken by gp_xs_try (no call per step), 16 F64 rows ran 2^12 and 6000
+ * elements as fast as or faster than the grid kernel's one block (7.2 against 7.2-7.3 us,
+ * 7.8 against 11.3: the grid kernel's partial tile then loaded one element after
+ * another), but 2^10 0.6 us slower than 4 rows (H200, 2026-12-03, s18-a,
+ * docs/perf/reduce.md). It lost at 2^14 F32 (7.9 against 7.2 us, s17-b). */
+#ifndef GP_XS_ONE_SMALL_N
+#define GP_XS_ONE_SMALL_N 2048u
 #endif
-template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
-  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : (size_t)GP_XS_ONE_MAX_F64;
-}
+template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() { return GP_XS_ONE_BLOCK_N; }
 
 /* Inputs of up to gp_xs_one_max elements: one block that loads every element of a
- * thread before its first step, so the loads share one round trip to memory (the grid
- * kernel's tile loop waits for each tile in turn, and its partial tile loads F64
- * elements, and F32 rows of four, one after another), then folds and rounds as that
- * kernel does for a grid of one. Pads are -0, which leaves an exact sum as it was.
- * VEC: `in` is 16-byte aligned. Measured against the grid kernel's one block (s17-b):
- * F32 2^10 / 2^11 / 2^13 0.2-0.3 / 0.5-0.6 / 0.1-0.25 us faster, 2^12 within 0.2 us;
- * F64 2^10 0.7 us faster. */
-template <typename T, bool VEC>
+ * thread (J rows of W) before its first step, so the loads share one round trip to
+ * memory (the grid kernel's tile loop waits for each tile in turn), then folds and
+ * rounds as that kernel does for a grid of one. Pads are -0, which leaves an exact sum
+ * as it was. VEC: `in` is 16-byte aligned. Measured against the grid kernel's one block
+ * (s17-b): F32 2^10 / 2^11 / 2^13 0.2-0.3 / 0.5-0.6 / 0.1-0.25 us faster, 2^12 within
+ * 0.2 us; F64 2^10 0.7 us faster. */
+template <typename T, unsigned J, bool VEC>
 __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__restrict__ in,
                                                                      unsigned n, T *out,
                                                                      int64_t *acc_out) {
   constexpr int L = gp_xs_fmt<T>::L;
   constexpr unsigned W = 16 / sizeof(T);
-  constexpr unsigned J = (unsigned)((gp_xs_one_max<T>() + GP_XS_THREADS * W - 1) /
-                                    (GP_XS_THREADS * W)); /* rows of W elements */
   constexpr bool F32 = sizeof(T) == 4, WIN = gp_xs_fmt<T>::WINDOW;
   __shared__ gp_xs_u64 wacc[GP_XS_ACCS][L + 1];
   __shared__ double sh[GP_XS_WARPS], sl[GP_XS_WARPS];
@@ -854,9 +850,11 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
     for (unsigned c = 0; c < W; c++)
       miss |= (unsigned)!gp_xs_try(h[c], l[F32 ? 0 : c], v[j][c]) << (j * W + c);
   }
-  if (miss) { /* pads (-0) never miss: every input read again is one of the n */
-    const gp_xs_hl2 r = VEC ? gp_xs_redo<T>(h[0], l[0], in + tid * W, miss, GP_XS_THREADS * W, 1u, acc)
-                            : gp_xs_redo<T>(h[0], l[0], in + tid, miss, GP_XS_THREADS * W, GP_XS_THREADS, acc);
+  if (miss) {
+    gp_xs_vals<T, J * W> x;
+#pragma unroll
+    for (unsigned k = 0; k < J * W; k++) x.t[k] = v[k / W][k % W];
+    const gp_xs_hl2 r = gp_xs_redo<T, J * W>(h[0], l[0], x, miss, acc);
     h[0] = r.h;
     l[0] = r.l;
     fl |= r.fl;
@@ -886,13 +884,24 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
   }
 }
 
+template <typename T, unsigned J>
+static void gp_xs_one_launch(cudaStream_t st, bool vec, const T *in, size_t n, T *out, int64_t *acc_out) {
+  static_assert(J * GP_XS_THREADS * (16 / sizeof(T)) <= GP_XS_ONE_BLOCK_N, "rows past the limit");
+  if (vec)
+    gp_sum_exact_one<T, J, true><<<1, GP_XS_THREADS, 0, st>>>(in, (unsigned)n, out, acc_out);
+  else
+    gp_sum_exact_one<T, J, false><<<1, GP_XS_THREADS, 0, st>>>(in, (unsigned)n, out, acc_out);
+}
+
 template <typename T>
 static gp_status gp_xs_one(gp_context *ctx, const T *in, size_t n, T *out, int64_t *acc_out) {
+  constexpr unsigned ROW = GP_XS_THREADS * (16 / sizeof(T)); /* elements a row */
   cudaStream_t st = (cudaStream_t)ctx->stream;
-  if (gp_load_mode(in, n * sizeof(T)) != GP_LOAD_SCALAR) /* 16-byte aligned */
-    gp_sum_exact_one<T, true><<<1, GP_XS_THREADS, 0, st>>>(in, (unsigned)n, out, acc_out);
+  const bool vec = gp_load_mode(in, n * sizeof(T)) != GP_LOAD_SCALAR; /* 16-byte aligned */
+  if (n <= GP_XS_ONE_SMALL_N)
+    gp_xs_one_launch<T, GP_XS_ONE_SMALL_N / ROW>(st, vec, in, n, out, acc_out);
   else
-    gp_sum_exact_one<T, false><<<1, GP_XS_THREADS, 0, st>>>(in, (unsigned)n, out, acc_out);
+    gp_xs_one_launch<T, GP_XS_ONE_BLOCK_N / ROW>(st, vec, in, n, out, acc_out);
   GP_LAUNCH_CHECK(ctx, "gp_sum_exact_one", 1, GP_XS_THREADS, 0);
   return GP_OK;
 }
@@ -912,9 +921,8 @@ template <typename T> static size_t gp_xs_tiles(size_t n) {
 template <typename T, int LD, bool WIN>
 static gp_status gp_xs_launch(gp_context *ctx, const T *in, size_t n, void *scratch, T *out,
                               int64_t *acc_out) {
-  size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid
-            : n <= GP_XS_ONE_BLOCK_N ? 1
-                                                      : gp_xs_resident<T, LD, WIN>(ctx);
+  /* inputs of up to gp_xs_one_max elements come here only with a forced grid */
+  size_t g = ctx->reduce_force_grid ? ctx->reduce_force_grid : gp_xs_resident<T, LD, WIN>(ctx);
   const size_t tiles = gp_xs_tiles<T>(n);
   /* F64 with the window, between 3/4 of a resident grid of tiles and one: two tiles a
      block (H200, 2026-12-02, docs/perf/reduce.md: 900000, 1000000 and 2^20 elements 7%

@@ -370,8 +370,7 @@ static_assert(rx_sweep_fits_99k<uint32_t, uint32_t, false>() &&
 
 /* One digit pass over one tile (see the file comment). */
 template <typename K, typename V, bool PV, int SHAPE>
-__global__ void __launch_bounds__(GP_RX_THREADS, SHAPE == RX_SW_WIDE ? GP_RX_WIDE_MIN_BLOCKS
-                                                                     : GP_RX_MIN_BLOCKS)
+__global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
   constexpr int ITEMS = rx_sweep_items<K, PV ? (int)sizeof(V) : 0, SHAPE>();
   constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>();

@@ -74,11 +74,6 @@
 #ifndef GP_RX_MIN_BLOCKS
 #define GP_RX_MIN_BLOCKS 3
 #endif
-/* ... and for the RX_SW_WIDE shape (8-byte keys with 8-byte values, 112 KiB of shared
-   memory a block: two fit an SM whatever the registers) */
-#ifndef GP_RX_WIDE_MIN_BLOCKS
-#define GP_RX_WIDE_MIN_BLOCKS 3
-#endif
 
 /* upfront histogram: threads per block, blocks per SM */
 #ifndef GP_RX_HIST_THREADS
