@@ -49,13 +49,13 @@ echo "[$((SECONDS - T0))s] benches" >>$O; pack
 N=2^10,2^11,3000,2^12,6000,2^13,2^14,20000,2^16,2^18,2^20,1000000,2^22,2^24
 for r in 1 2; do
   for t in f32 f64; do for v in gpuprims gpuprims_head gpuprims_small4k; do
-    [ $((SECONDS - T0)) -lt 420 ] || break
+    [ $((SECONDS - T0)) -lt 340 ] || break
     timeout 60 $B/$v bench reduce --dtype $t --n $N --max-time 0.1 --quiet >$R/${t}_uniform_${v}_r$r.txt 2>&1
   done; done
   pack
 done
 for d in lognormal wide; do for v in gpuprims gpuprims_s18a gpuprims_head; do
-  [ $((SECONDS - T0)) -lt 440 ] || break
+  [ $((SECONDS - T0)) -lt 370 ] || break
   timeout 30 $B/$v bench reduce --dtype f32 --n 2^12,2^16,2^20,2^24 --data $d --max-time 0.1 --quiet >$R/f32_${d}_${v}.txt 2>&1
 done; done
 echo "[$((SECONDS - T0))s] done" >>$O
