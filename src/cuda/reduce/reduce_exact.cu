@@ -58,9 +58,9 @@ typedef unsigned long long gp_xs_u64;
 #define GP_XS_DENSE_AFTER 8u
 #endif
 #define GP_XS_MAX_GRID 4096u /* records in the scratch; the grid never exceeds it */
-/* Inputs of up to this many elements take one block (gp_sum_exact_one): a grid pays a second fold (the
- * last block over the records), a ticket and a fence, ~2 us for F32 and ~4 us for F64,
- * more than one block takes for this many elements. Measured on the H200 (2026-12-01,
+/* Inputs of up to this many elements take one block (gp_sum_exact_one): a grid pays a
+ * second fold (the last block over the records), a ticket and a fence, ~2 us for F32
+ * and ~4 us for F64, more than one block takes for this many elements. Measured on the H200 (2026-12-01,
  * docs/perf/reduce.md) against thresholds of 0, 2^14 and 2^15 F32 / 2^13 and 2^14 F64
  * elements: one block wins up to 2^13 elements in both types (F32 2^13 6.50 against
  * 7.74 us, F64 2^12 8.61 against 13.02, 2^13 11.49 against 12.83) and loses from 2^14
@@ -207,8 +207,8 @@ __device__ __forceinline__ void gp_xs_step(double &h, double &l, double x, gp_xs
  * leaving (h, l) as they were, otherwise (a NaN or infinite input, or F64 past
  * GP_XS_F64_HEAD_MAX, included): the caller gives that input to gp_xs_redo. The tile
  * loops take their inputs this way and mark the misses in a mask, so their code holds
- * no call per step (each call's set-up was ~0.6 KB of SASS, fetched cold with the step
- * around it). */
+ * no call per step (each step's call was ~12 SASS instructions inside a convergence
+ * barrier, in the hot loop: sass_f32_head.txt.xz of s18-a). */
 __device__ __forceinline__ bool gp_xs_try(double &h, double &l, float x) {
   (void)l;
   const double xd = x, s = h + xd;
@@ -349,7 +349,7 @@ __device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
 __device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &fl, gp_xs_u64 *acc,
                                                unsigned width) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
-  #pragma unroll
+#pragma unroll
   for (unsigned o = width / 2; o > 0; o /= 2) {
     const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
     if (lane < o) {
@@ -359,7 +359,7 @@ __device__ __forceinline__ void gp_xs_tree_f32(double &h, double &l, unsigned &f
   }
   if (__any_sync(GP_FULL_MASK, l != 0.0)) {
     double t = l, tl = -0.0;
-    #pragma unroll
+#pragma unroll
     for (unsigned o = width / 2; o > 0; o /= 2) {
       const double ot = __shfl_down_sync(GP_FULL_MASK, t, o);
       const double otl = __shfl_down_sync(GP_FULL_MASK, tl, o);
@@ -384,7 +384,7 @@ __device__ __forceinline__ void gp_xs_warp_fold(double &h, double &l, unsigned &
   if (sizeof(T) == 4) {
     gp_xs_tree_f32(h, l, fl, acc, GP_WARP_SIZE);
   } else {
-    #pragma unroll
+#pragma unroll
     for (unsigned o = GP_WARP_SIZE / 2; o > 0; o /= 2) {
       const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
       const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
@@ -413,7 +413,7 @@ __device__ __forceinline__ void gp_xs_block_fold(double &h, double &l, unsigned 
     if (sizeof(T) == 4) {
       gp_xs_tree_f32(h, l, fl, wacc[0], GP_XS_WARPS);
     } else {
-      #pragma unroll
+#pragma unroll
       for (unsigned o = GP_XS_WARPS / 2; o > 0; o /= 2) {
         const double oh = __shfl_down_sync(GP_FULL_MASK, h, o);
         const double ol = __shfl_down_sync(GP_FULL_MASK, l, o);
