@@ -234,8 +234,8 @@ __device__ __forceinline__ bool gp_xs_try(double &h, double &l, double x) {
 
 /* The inputs a tile loop's gp_xs_try missed (bit k of miss: x.t[k]), into the expansion
  * (h, l) by gp_xs_step: any chain may take any input, the sum is exact either way. Out
- * of line and called once a tile at most; the values come with the call (reading them
- * again from memory, one round trip each, took wide data 10% longer: s18-a). */
+ * of line and called once a tile at most; the values come with the call (the partial
+ * tile and the one-block kernel, whose loads cost most to repeat). */
 template <typename T, unsigned N> struct gp_xs_vals {
   T t[N];
 };
@@ -250,6 +250,38 @@ __device__ __noinline__ gp_xs_hl2 gp_xs_redo(double h, double l, gp_xs_vals<T, N
   unsigned fl = 0, nr = 0;
   for (; miss; miss &= miss - 1) gp_xs_step(h, l, x.t[__ffs((int)miss) - 1], acc, fl, nr);
   return {h, l, fl};
+}
+#ifndef GP_XS_REDO_BATCH
+#define GP_XS_REDO_BATCH 4u
+#endif
+/* The same for a whole tile of the grid kernel, whose values are read again (input k of
+ * the thread at p + (k / W) * THREADS * W + k % W), GP_XS_REDO_BATCH loads in flight:
+ * passing the values kept a tile's 16 of them live until its mask was known, which took
+ * F32 2^22 / 2^24 1.3-3% longer (s18-b); reading them one after another took data
+ * spread over many binades 10% longer (s18-a). */
+template <typename T>
+__device__ __noinline__ gp_xs_hl2 gp_xs_redo_at(double h, double l, const T *__restrict__ p,
+                                                unsigned miss, gp_xs_u64 *acc) {
+  constexpr unsigned W = 16 / sizeof(T);
+  unsigned fl = 0, nr = 0;
+  while (miss) {
+    T x[GP_XS_REDO_BATCH];
+#pragma unroll
+    for (unsigned i = 0; i < GP_XS_REDO_BATCH; i++) {
+      const unsigned k = (unsigned)__ffs((int)miss) - 1; /* ~0u once miss is 0 */
+      x[i] = miss ? __ldg(p + (k / W) * (GP_XS_THREADS * W) + k % W) : -T(0);
+      miss &= miss - 1;
+    }
+#pragma unroll
+    for (unsigned i = 0; i < GP_XS_REDO_BATCH; i++) gp_xs_step(h, l, x[i], acc, fl, nr);
+  }
+  return {h, l, fl};
+}
+/* a redo's expansion and flags back into the caller's */
+__device__ __forceinline__ void gp_xs_take(double &h, double &l, unsigned &fl, const gp_xs_hl2 &r) {
+  h = r.h;
+  l = r.l;
+  fl |= r.fl;
 }
 
 /* Dense steps: what a warp runs once its lanes went out of line more than
@@ -580,12 +612,11 @@ __device__ __forceinline__ void gp_xs_load_rem(gp_xs_part<T> &a, const T *__rest
     }
 }
 
-/* A tile's inputs into the W chains by gp_xs_try, the misses by one gp_xs_redo; returns
- * how many missed (gp_xs_step's calls out of line). */
+/* A tile's inputs into the W chains by gp_xs_try; returns the mask of those it missed. */
 template <typename T>
-__device__ __forceinline__ unsigned gp_xs_tile_add(double (&h)[16 / sizeof(T)], double (&l)[16 / sizeof(T)],
-                                                   const gp_xs_part<T> &a, gp_xs_u64 *acc, unsigned &fl) {
-  constexpr unsigned W = 16 / sizeof(T), N = GP_XS_UNROLL * W;
+__device__ __forceinline__ unsigned gp_xs_tile_try(double (&h)[16 / sizeof(T)], double (&l)[16 / sizeof(T)],
+                                                   const gp_xs_part<T> &a) {
+  constexpr unsigned W = 16 / sizeof(T);
   constexpr bool F32 = sizeof(T) == 4;
   unsigned miss = 0;
 #pragma unroll
@@ -593,15 +624,7 @@ __device__ __forceinline__ unsigned gp_xs_tile_add(double (&h)[16 / sizeof(T)], 
 #pragma unroll
     for (unsigned c = 0; c < W; c++)
       miss |= (unsigned)!gp_xs_try(h[c], l[F32 ? 0 : c], a.x[u].t[c]) << (u * W + c);
-  if (!miss) return 0;
-  gp_xs_vals<T, N> x;
-#pragma unroll
-  for (unsigned k = 0; k < N; k++) x.t[k] = a.x[k / W].t[k % W];
-  const gp_xs_hl2 r = gp_xs_redo<T, N>(h[0], l[0], x, miss, acc);
-  h[0] = r.h;
-  l[0] = r.l;
-  fl |= r.fl;
-  return (unsigned)__popc(miss);
+  return miss;
 }
 
 template <typename T, int LD, bool WIN>
@@ -648,14 +671,25 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
         for (unsigned c = 0; c < W; c++)
           gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
     } else {
-      nr += gp_xs_tile_add<T>(h, l, a, acc, fl);
+      const unsigned miss = gp_xs_tile_try<T>(h, l, a);
+      if (miss) {
+        nr += (unsigned)__popc(miss);
+        gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
+      }
       if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
   }
   if (full * TE < n && full % gridDim.x == blockIdx.x) { /* the partial tile */
     gp_xs_part<T> a;
     gp_xs_load_rem<T>(a, in + full * TE, (unsigned)(n - full * TE));
-    gp_xs_tile_add<T>(h, l, a, acc, fl);
+    const unsigned miss = gp_xs_tile_try<T>(h, l, a);
+    if (miss) {
+      constexpr unsigned N = GP_XS_UNROLL * W;
+      gp_xs_vals<T, N> x;
+#pragma unroll
+      for (unsigned k = 0; k < N; k++) x.t[k] = a.x[k / W].t[k % W];
+      gp_xs_take(h[0], l[0], fl, gp_xs_redo<T, N>(h[0], l[0], x, miss, acc));
+    }
   }
   if (DENSE && !F32 && lo != 0.0) gp_xs_merge<T>(h[0], l[0], lo, -0.0, acc, fl);
   double m = -0.0; /* a record's third chunk */
@@ -773,8 +807,9 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
 }
 
-/* The most elements gp_sum_exact_one takes: GP_XS_ONE_BLOCK_N of either type, in two
- * shapes (rows of W elements a thread): up to GP_XS_ONE_SMALL_N elements, and the rest.
+/* The most elements gp_sum_exact_one takes: GP_XS_ONE_BLOCK_N of either type, in
+ * three shapes (rows of W elements a thread): up to GP_XS_ONE_SMALL_N elements, up to
+ * GP_XS_ONE_MID_N, and the rest.
  * With its steps taken by gp_xs_try (no call per step), 16 F64 rows ran 2^12 and 6000
  * elements as fast as or faster than the grid kernel's one block (7.2 against 7.2-7.3 us,
  * 7.8 against 11.3: the grid kernel's partial tile then loaded one element after
@@ -782,6 +817,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
  * docs/perf/reduce.md). It lost at 2^14 F32 (7.9 against 7.2 us, s17-b). */
 #ifndef GP_XS_ONE_SMALL_N
 #define GP_XS_ONE_SMALL_N 2048u
+#endif
+/* a third shape, for inputs of up to this many elements (GP_XS_ONE_SMALL_N: none).
+ * GP_XS_ONE_SMALL_N = 4096 took F64 2^12 from 7.5 to 6.6-6.7 us but 2^10 / 2^11 0.2-0.45
+ * us slower (s18-b). */
+#ifndef GP_XS_ONE_MID_N
+#define GP_XS_ONE_MID_N 4096u
 #endif
 template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() { return GP_XS_ONE_BLOCK_N; }
 
@@ -854,10 +895,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
     gp_xs_vals<T, J * W> x;
 #pragma unroll
     for (unsigned k = 0; k < J * W; k++) x.t[k] = v[k / W][k % W];
-    const gp_xs_hl2 r = gp_xs_redo<T, J * W>(h[0], l[0], x, miss, acc);
-    h[0] = r.h;
-    l[0] = r.l;
-    fl |= r.fl;
+    gp_xs_take(h[0], l[0], fl, gp_xs_redo<T, J * W>(h[0], l[0], x, miss, acc));
   }
   if (VEC && n % W) gp_xs_step(h[0], l[0], v[J][0], acc, fl, nr);
   double m = -0.0;
@@ -898,8 +936,12 @@ static gp_status gp_xs_one(gp_context *ctx, const T *in, size_t n, T *out, int64
   constexpr unsigned ROW = GP_XS_THREADS * (16 / sizeof(T)); /* elements a row */
   cudaStream_t st = (cudaStream_t)ctx->stream;
   const bool vec = gp_load_mode(in, n * sizeof(T)) != GP_LOAD_SCALAR; /* 16-byte aligned */
+  static_assert(GP_XS_ONE_SMALL_N <= GP_XS_ONE_MID_N && GP_XS_ONE_MID_N <= GP_XS_ONE_BLOCK_N,
+                "the one-block shapes in order");
   if (n <= GP_XS_ONE_SMALL_N)
     gp_xs_one_launch<T, GP_XS_ONE_SMALL_N / ROW>(st, vec, in, n, out, acc_out);
+  else if (n <= GP_XS_ONE_MID_N)
+    gp_xs_one_launch<T, GP_XS_ONE_MID_N / ROW>(st, vec, in, n, out, acc_out);
   else
     gp_xs_one_launch<T, GP_XS_ONE_BLOCK_N / ROW>(st, vec, in, n, out, acc_out);
   GP_LAUNCH_CHECK(ctx, "gp_sum_exact_one", 1, GP_XS_THREADS, 0);
