@@ -234,8 +234,7 @@ __device__ __forceinline__ bool gp_xs_try(double &h, double &l, double x) {
 
 /* The inputs a tile loop's gp_xs_try missed (bit k of miss: x.t[k]), into the expansion
  * (h, l) by gp_xs_step: any chain may take any input, the sum is exact either way. Out
- * of line and called once a tile at most; the values come with the call (the partial
- * tile and the one-block kernel, whose loads cost most to repeat). */
+ * of line and called once a tile at most; the values come with the call. */
 template <typename T, unsigned N> struct gp_xs_vals {
   T t[N];
 };
@@ -251,14 +250,17 @@ __device__ __noinline__ gp_xs_hl2 gp_xs_redo(double h, double l, gp_xs_vals<T, N
   for (; miss; miss &= miss - 1) gp_xs_step(h, l, x.t[__ffs((int)miss) - 1], acc, fl, nr);
   return {h, l, fl};
 }
+/* The same for a whole F32 tile of the grid kernel, whose values are read again (input k
+ * of the thread at p + (k / W) * THREADS * W + k % W), GP_XS_REDO_BATCH loads in flight.
+ * H200, 2026-12-03 (s19-a, docs/perf/reduce.md), against passing the values, which keeps
+ * a tile's 16 of them live until its mask is known: F32 2^20 / 2^22 / 2^24 9.02-9.09 /
+ * 13.60 / 26.62-26.69 us against 9.25-9.31 / 14.02-14.08 / 27.10-27.17; batches of 1 / 8
+ * took data over 60 binades to 52.70 / 50.27 us at 2^24 (4: 50.34, passing 50.59) and
+ * uniform 2^22 to 13.63-13.66 / 13.70-13.79. F64 tiles pass their values: read again,
+ * F64 data over 120 binades took 494.6-596.3 us at 2^24 against 451.3. */
 #ifndef GP_XS_REDO_BATCH
 #define GP_XS_REDO_BATCH 4u
 #endif
-/* The same for a whole tile of the grid kernel, whose values are read again (input k of
- * the thread at p + (k / W) * THREADS * W + k % W), GP_XS_REDO_BATCH loads in flight:
- * passing the values kept a tile's 16 of them live until its mask was known, which took
- * F32 2^22 / 2^24 1.3-3% longer (s18-b); reading them one after another took data
- * spread over many binades 10% longer (s18-a). */
 template <typename T>
 __device__ __noinline__ gp_xs_hl2 gp_xs_redo_at(double h, double l, const T *__restrict__ p,
                                                 unsigned miss, gp_xs_u64 *acc) {
@@ -612,6 +614,17 @@ __device__ __forceinline__ void gp_xs_load_rem(gp_xs_part<T> &a, const T *__rest
     }
 }
 
+/* The misses of the tile in a into (h, l), their values passed with the call. */
+template <typename T>
+__device__ __forceinline__ void gp_xs_redo_part(double &h, double &l, unsigned &fl, const gp_xs_part<T> &a,
+                                                unsigned miss, gp_xs_u64 *acc) {
+  constexpr unsigned W = 16 / sizeof(T), N = GP_XS_UNROLL * W;
+  gp_xs_vals<T, N> x;
+#pragma unroll
+  for (unsigned k = 0; k < N; k++) x.t[k] = a.x[k / W].t[k % W];
+  gp_xs_take(h, l, fl, gp_xs_redo<T, N>(h, l, x, miss, acc));
+}
+
 /* A tile's inputs into the W chains by gp_xs_try; returns the mask of those it missed. */
 template <typename T>
 __device__ __forceinline__ unsigned gp_xs_tile_try(double (&h)[16 / sizeof(T)], double (&l)[16 / sizeof(T)],
@@ -674,7 +687,10 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
       const unsigned miss = gp_xs_tile_try<T>(h, l, a);
       if (miss) {
         nr += (unsigned)__popc(miss);
-        gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
+        if constexpr (F32)
+          gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
+        else
+          gp_xs_redo_part<T>(h[0], l[0], fl, a, miss, acc);
       }
       if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
@@ -683,13 +699,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     gp_xs_part<T> a;
     gp_xs_load_rem<T>(a, in + full * TE, (unsigned)(n - full * TE));
     const unsigned miss = gp_xs_tile_try<T>(h, l, a);
-    if (miss) {
-      constexpr unsigned N = GP_XS_UNROLL * W;
-      gp_xs_vals<T, N> x;
-#pragma unroll
-      for (unsigned k = 0; k < N; k++) x.t[k] = a.x[k / W].t[k % W];
-      gp_xs_take(h[0], l[0], fl, gp_xs_redo<T, N>(h[0], l[0], x, miss, acc));
-    }
+    if (miss) gp_xs_redo_part<T>(h[0], l[0], fl, a, miss, acc);
   }
   if (DENSE && !F32 && lo != 0.0) gp_xs_merge<T>(h[0], l[0], lo, -0.0, acc, fl);
   double m = -0.0; /* a record's third chunk */
@@ -824,7 +834,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #ifndef GP_XS_ONE_MID_N
 #define GP_XS_ONE_MID_N 4096u
 #endif
-template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() { return GP_XS_ONE_BLOCK_N; }
+#ifndef GP_XS_ONE_BLOCK_N_F64
+#define GP_XS_ONE_BLOCK_N_F64 GP_XS_ONE_BLOCK_N
+#endif
+template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
+  return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : GP_XS_ONE_BLOCK_N_F64;
+}
 
 /* Inputs of up to gp_xs_one_max elements: one block that loads every element of a
  * thread (J rows of W) before its first step, so the loads share one round trip to
