@@ -248,7 +248,7 @@ static void test_dense(void) {
 static size_t xc_max_n = (size_t)1 << 21;
 
 static void test_random(void) {
-  const size_t sizes[] = {1, 2, 31, 33, 1000, 2047, 2048, 4095, 4096, 4097, 8191, 8192, 8193, 16385, 65537, ((size_t)1 << 20) + 3};
+  const size_t sizes[] = {1, 2, 31, 33, 1000, 2047, 2048, 4095, 4096, 4097, 6143, 6144, 6145, 8191, 8192, 8193, 16385, 65537, ((size_t)1 << 20) + 3};
   const size_t nsizes = sizeof sizes / sizeof sizes[0];
   double *d = (double *)malloc(sizes[nsizes - 1] * sizeof *d);
   float *f = (float *)malloc(sizes[nsizes - 1] * sizeof *f);

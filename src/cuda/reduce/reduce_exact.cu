@@ -64,7 +64,8 @@ typedef unsigned long long gp_xs_u64;
  * docs/perf/reduce.md) against thresholds of 0, 2^14 and 2^15 F32 / 2^13 and 2^14 F64
  * elements: one block wins up to 2^13 elements in both types (F32 2^13 6.50 against
  * 7.74 us, F64 2^12 8.61 against 13.02, 2^13 11.49 against 12.83) and loses from 2^14
- * (F32 8.96 against 7.71, F64 17.18 against 12.61). */
+ * (F32 8.96 against 7.71, F64 17.18 against 12.61). F64 stops earlier now that the grid
+ * kernel loads its partial tile whole (GP_XS_ONE_BLOCK_N_F64). */
 #ifndef GP_XS_ONE_BLOCK_N
 #define GP_XS_ONE_BLOCK_N ((size_t)1 << 13)
 #endif
@@ -817,8 +818,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
 }
 
-/* The most elements gp_sum_exact_one takes: GP_XS_ONE_BLOCK_N of either type, in
- * three shapes (rows of W elements a thread): up to GP_XS_ONE_SMALL_N elements, up to
+/* The most elements gp_sum_exact_one takes: GP_XS_ONE_BLOCK_N F32 elements,
+ * GP_XS_ONE_BLOCK_N_F64 F64 elements, in three shapes (rows of W elements a thread): up to GP_XS_ONE_SMALL_N elements, up to
  * GP_XS_ONE_MID_N, and the rest.
  * With its steps taken by gp_xs_try (no call per step), 16 F64 rows ran 2^12 and 6000
  * elements as fast as or faster than the grid kernel's one block (7.2 against 7.2-7.3 us,
@@ -834,8 +835,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #ifndef GP_XS_ONE_MID_N
 #define GP_XS_ONE_MID_N 4096u
 #endif
+/* F64 inputs of up to this many elements take one block, larger ones the grid kernel
+ * (H200, 2026-12-03, s19-b, docs/perf/reduce.md: one block / the grid at 6000 elements
+ * 8.00 / 8.42-8.45 us, at 2^13 8.86-8.96 / 8.35-8.42): 6144, three of the grid's F64
+ * tiles, between the two. */
 #ifndef GP_XS_ONE_BLOCK_N_F64
-#define GP_XS_ONE_BLOCK_N_F64 GP_XS_ONE_BLOCK_N
+#define GP_XS_ONE_BLOCK_N_F64 6144u
 #endif
 template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
   return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : GP_XS_ONE_BLOCK_N_F64;
