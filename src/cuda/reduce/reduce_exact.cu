@@ -819,8 +819,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 }
 
 /* The most elements gp_sum_exact_one takes: GP_XS_ONE_BLOCK_N F32 elements,
- * GP_XS_ONE_BLOCK_N_F64 F64 elements, in three shapes (rows of W elements a thread): up to GP_XS_ONE_SMALL_N elements, up to
- * GP_XS_ONE_MID_N, and the rest.
+ * GP_XS_ONE_BLOCK_N_F64 F64 elements, in three shapes (rows of W elements a thread): up
+ * to GP_XS_ONE_SMALL_N elements, up to GP_XS_ONE_MID_N, and the rest.
  * With its steps taken by gp_xs_try (no call per step), 16 F64 rows ran 2^12 and 6000
  * elements as fast as or faster than the grid kernel's one block (7.2 against 7.2-7.3 us,
  * 7.8 against 11.3: the grid kernel's partial tile then loaded one element after
@@ -829,9 +829,11 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #ifndef GP_XS_ONE_SMALL_N
 #define GP_XS_ONE_SMALL_N 2048u
 #endif
-/* a third shape, for inputs of up to this many elements (GP_XS_ONE_SMALL_N: none).
- * GP_XS_ONE_SMALL_N = 4096 took F64 2^12 from 7.5 to 6.6-6.7 us but 2^10 / 2^11 0.2-0.45
- * us slower (s18-b). */
+/* The third shape: inputs of up to this many elements (equal to GP_XS_ONE_SMALL_N: no
+ * third shape). GP_XS_ONE_SMALL_N = 4096 took F64 2^12 from 7.5 to 6.6-6.7 us but 2^10 /
+ * 2^11 0.2-0.45 us slower (s18-b); this shape took F64 3000 / 2^12 from 6.82-6.88 /
+ * 7.33-7.39 to 6.40-6.53 / 6.69-6.75 us with 2^10 / 2^11 unchanged, F32 within 0.1 us
+ * (s19-a, docs/perf/reduce.md). */
 #ifndef GP_XS_ONE_MID_N
 #define GP_XS_ONE_MID_N 4096u
 #endif
@@ -842,6 +844,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
 #ifndef GP_XS_ONE_BLOCK_N_F64
 #define GP_XS_ONE_BLOCK_N_F64 6144u
 #endif
+static_assert(GP_XS_ONE_BLOCK_N_F64 <= GP_XS_ONE_BLOCK_N, "the largest one-block shape holds the F64 limit");
 template <typename T> __host__ __device__ constexpr size_t gp_xs_one_max() {
   return sizeof(T) == 4 ? GP_XS_ONE_BLOCK_N : GP_XS_ONE_BLOCK_N_F64;
 }
