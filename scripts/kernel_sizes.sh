@@ -5,10 +5,11 @@
 # caches whenever the L2 was flushed; on the H200 the exact SUM's 106-151 KB grid kernel
 # lost to a 63-67 KB one-block form by 0.4-2.7 us at 1000-2047 F64 elements
 # (docs/perf/reduce.md, seventeenth session), so code size is worth watching.
-#   scripts/kernel_sizes.sh BUILD_DIR SOURCE.cu [ARCH]    (ARCH default 90)
+#   scripts/kernel_sizes.sh BUILD_DIR SOURCE.cu [ARCH] [FLAGS]  (ARCH default 90; FLAGS
+#   e.g. "-DGP_RX_VAL_EARLY=1", as scripts/variant_build.sh takes them)
 #   e.g. scripts/kernel_sizes.sh build src/cuda/reduce/reduce_exact.cu
 set -euo pipefail
-B=$1 SRC=$2 ARCH=${3:-90}
+B=$1 SRC=$2 ARCH=${3:-90} FLAGS=${4:-}
 obj=CMakeFiles/gpuprims_obj.dir/$SRC.o
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,7 +18,7 @@ cmd=$(ninja -t commands libgpuprims.a | grep -E -- "-o $obj( |\$)" | head -1 || 
 [ -n "$cmd" ] || { echo "kernel_sizes.sh: no compile command for $SRC in $B" >&2; exit 1; }
 # the same command, one real architecture, a cubin instead of the object, ptxas verbose
 cmd=$(sed -E "s#-o $obj( |\$)#-o $tmp/k.cubin #; s#-MD -MT [^ ]+ -MF [^ ]+##;
-              s#--generate-code=arch=[^ ]+##g; s# -c # -cubin -arch=sm_$ARCH -Xptxas -v #" <<<"$cmd")
+              s#--generate-code=arch=[^ ]+##g; s# -c # -cubin -arch=sm_$ARCH -Xptxas -v $FLAGS #" <<<"$cmd")
 bash -c "$cmd" 2>"$tmp/ptxas.txt"
 # ptxas: "Compiling entry function 'NAME'", then "Function properties for" the entry and
 # each function it calls, each followed by its spill line, then the entry's registers

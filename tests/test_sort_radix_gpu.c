@@ -14,6 +14,9 @@
 #include "core/context.h"
 #include "core/key_codec.h"
 #include "cuda/sort/radix_policy.h"
+#if GP_HAVE_CUDA
+#include "cuda/sort/sort_cuda.h"
+#endif
 
 static gp_context *gpu, *cpu;
 static int quick; /* 0: everything, 1: memcheck-sized, 2: racecheck-sized */
@@ -477,6 +480,52 @@ static void check_cluster_only(void) {
   free(off);
 }
 
+/* AUTO's small sorts, pairs and argsorts: the one-cluster rank sort (rank_sort.cu) on
+ * sm_90+ (checked to be the path taken), the other paths below sm_90 (the sm_89 mode);
+ * sizes around its chunks of 64 / 128 / 256 keys and clusters of 8 / 16 blocks. */
+static void check_rank_sort(void) {
+  const size_t sizes[] = {2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257,
+                          511, 512, 513, 1000, 1023, 1024, 1025, 1500, 2047, 2048, 2049,
+                          3000, 4095, 4096};
+  const size_t nsz = sizeof sizes / sizeof sizes[0];
+  const int vts[] = {GP_U32, GP_F64, GP_I64};
+  for (int kt = 0; kt < GP_DTYPE_COUNT; kt++) {
+    if (quick >= 2 && kt != GP_F32 && kt != GP_U64) continue;
+    for (size_t i = 0; i < nsz; i++) {
+      const size_t n = sizes[i];
+      if (quick && i % 3 != (size_t)kt % 3 && n != 2048 && n != 4096) continue;
+#if GP_HAVE_CUDA
+      const int on90 = gpu->info.arch >= 90;
+      CHECK_MSG(gp_cuda_rank_sort_takes(gpu, (gp_dtype)kt, 0, 0, n) ==
+                    (on90 && n <= ((size_t)1 << GP_RK_KEYS_LOG2)),
+                "rank sort of %zu %s keys: taken where it should not be, or not where it should",
+                n, gp_dtype_name((gp_dtype)kt));
+      CHECK_MSG(gp_cuda_rank_sort_takes(gpu, (gp_dtype)kt, 8, 1, n) ==
+                    (on90 && n <= ((size_t)1 << GP_RK_PAIRS_LOG2)),
+                "rank argsort of %zu %s keys: taken where it should not be, or not where it should",
+                n, gp_dtype_name((gp_dtype)kt));
+#endif
+      const int p = (int)((i + (size_t)kt) % RX_NPAT);
+      const gp_order o = (gp_order)((i + (size_t)kt) & 1);
+      const int dev = (int)((i / 2) & 1);
+      cmp_sort((gp_dtype)kt, -1, p, n, o, GP_SORT_AUTO, dev);
+      for (int v = 0; v < 3; v++)
+        cmp_sort((gp_dtype)kt, vts[v], (p + v + 1) % RX_NPAT, n, (gp_order)(o ^ (v & 1)),
+                 GP_SORT_AUTO, dev ^ (v & 1));
+      check_argsort((gp_dtype)kt, GP_U32, (p + 4) % RX_NPAT, n, o, dev);
+      check_argsort((gp_dtype)kt, GP_U64, (p + 5) % RX_NPAT, n, (gp_order)!o, !dev);
+    }
+    /* every pattern at a 16-block cluster's sizes */
+    const size_t big[] = {2048, 3001};
+    for (size_t i = 0; i < 2 && !quick; i++)
+      for (int p = 0; p < RX_NPAT; p++) {
+        cmp_sort((gp_dtype)kt, -1, p, big[i], (gp_order)(p & 1), GP_SORT_AUTO, 1);
+        cmp_sort((gp_dtype)kt, GP_U32, p, big[i], (gp_order)!(p & 1), GP_SORT_AUTO, 0);
+        check_argsort((gp_dtype)kt, GP_U32, p, big[i], (gp_order)(p & 1), 1);
+      }
+  }
+}
+
 int main(void) {
   gpu = check_gpu_context_or_skip("test_sort_radix_gpu");
   cpu = check_cpu_context();
@@ -491,6 +540,7 @@ int main(void) {
     return check_summary("test_sort_radix_gpu (GP_TEST_CLUSTER)");
   }
   check_bad_input();
+  check_rank_sort();
   check_bad_offsets(gpu, 0);
   check_bad_offsets(gpu, 1);
   check_bad_offsets(cpu, 0);

@@ -102,8 +102,10 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   /* managed memory is sorted where it is, but the host may read it on return */
   const int wait = kk == GP_MEM_MANAGED || kv == GP_MEM_MANAGED;
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
-  const int comp = use_composite(kb, n, seg, vb, algo);
-  int radix = !comp && use_radix(kb, n, seg, vb, algo);
+  /* AUTO's small single sorts: one cluster ranks them (stable), ahead of the rest */
+  const int rank = algo == GP_SORT_AUTO && seg == n && gp_cuda_rank_sort_takes(ctx, kt, vb, 0, n);
+  const int comp = !rank && use_composite(kb, n, seg, vb, algo);
+  int radix = !rank && !comp && use_radix(kb, n, seg, vb, algo);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;
@@ -123,7 +125,9 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   gp_status s;
   if (stage_k && (s = gp_stage_in(ctx, dk, keys, n * kb))) return s;
   if (stage_v && (s = gp_stage_in(ctx, dv, values, n * (size_t)vb))) return s;
-  if (seed)
+  if (rank)
+    s = gp_cuda_rank_sort(ctx, kt, dk, vb, dv, n, desc);
+  else if (seed)
     s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, sc);
   else if (comp)
     s = gp_cuda_composite_pairs(ctx, kt, dk, vb, dv, n, desc, sc);
@@ -223,7 +227,8 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
   if (n == 0) return GP_OK;
   int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
   int stage_i = gp_mem_kind_of(ctx, indices) == GP_MEM_HOST;
-  size_t scratch = gp_cuda_radix_argsort_scratch(key_type, (int)ib, n);
+  const int rank = gp_cuda_rank_sort_takes(ctx, key_type, (int)ib, 1, n);
+  size_t scratch = rank ? 0 : gp_cuda_radix_argsort_scratch(key_type, (int)ib, n);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t oi_ = stage_i ? gp_ws_add(&lay, n * ib) : 0;
@@ -235,8 +240,9 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
   const void *dk = stage_k ? (char *)ws + ok_ : keys;
   void *di = stage_i ? (char *)ws + oi_ : indices;
   if (stage_k && (s = gp_copy(ctx, (char *)ws + ok_, keys, n * kb))) return s;
-  s = gp_cuda_radix_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING,
-                            scratch ? (char *)ws + os_ : NULL);
+  s = rank ? gp_cuda_rank_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING)
+           : gp_cuda_radix_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING,
+                                   scratch ? (char *)ws + os_ : NULL);
   if (s) {
     (void)gp_sync_stream(ctx);
     return s;

@@ -370,7 +370,7 @@ static_assert(rx_sweep_fits_99k<uint32_t, uint32_t, false>() &&
 
 /* One digit pass over one tile (see the file comment). */
 template <typename K, typename V, bool PV, int SHAPE>
-__global__ void __launch_bounds__(GP_RX_THREADS, GP_RX_MIN_BLOCKS)
+__global__ void __launch_bounds__(GP_RX_THREADS, SHAPE == RX_SW_WIDE ? GP_RX_WIDE_MIN_BLOCKS : GP_RX_MIN_BLOCKS)
 rx_onesweep(rx_sweep_args a) {
   constexpr int ITEMS = rx_sweep_items<K, PV ? (int)sizeof(V) : 0, SHAPE>();
   constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>();
@@ -407,6 +407,15 @@ rx_onesweep(rx_sweep_args a) {
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
   rx_rank_finish<GP_RX_THREADS, ITEMS, K>(ek, shift, s.r, s.k, pos);
+  constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
+  V ev[EARLY ? ITEMS : 1]; /* EARLY: the values, loaded before the look-back */
+  if constexpr (EARLY) {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      ev[i] = local < count ? (vin ? vin[base + local] : (V)(base + local)) : (V)0;
+    }
+  }
   /* decoupled look-back: thread d finds how many keys of digit d all earlier tiles hold */
   if (tid < GP_RX_RADIX) {
     const unsigned d = tid;
@@ -426,9 +435,24 @@ rx_onesweep(rx_sweep_args a) {
     }
     s.goff[d] = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
   }
+  const bool store_keys = !(a.discard_keys && pass == a.plan->last);
+  if constexpr (EARLY) {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      if (local < count) s.v[pos[i]] = ev[i];
+    }
+    __syncthreads();
+    for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
+      const K e = s.k[j];
+      const u64 g = s.goff[(unsigned)(e >> shift) & (GP_RX_RADIX - 1)] + j;
+      if (store_keys) kout[g] = gp_key_dec(e, a.kind, a.desc);
+      vout[g] = s.v[j];
+    }
+    return;
+  }
   /* then out in order: each digit's run is written by consecutive threads */
   __syncthreads();
-  const bool store_keys = !(a.discard_keys && pass == a.plan->last);
   if (store_keys)
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];

@@ -68,6 +68,18 @@
 #define GP_RX_SMALL_SWEEP_ITEMS8 8
 #endif
 
+/* 1: the wide one-sweep shape (8-byte keys and values) loads its values right after
+   ranking, before the look-back, and writes keys and values in one loop (0: after the
+   keys' writes). Other shapes would spill at 56 registers. */
+#ifndef GP_RX_VAL_EARLY
+#define GP_RX_VAL_EARLY 0
+#endif
+/* resident blocks per SM the wide one-sweep shape is compiled for (its shared memory
+   lets two run) */
+#ifndef GP_RX_WIDE_MIN_BLOCKS
+#define GP_RX_WIDE_MIN_BLOCKS GP_RX_MIN_BLOCKS
+#endif
+
 /* resident blocks per SM the one-sweep kernel is compiled for (caps its registers at
    56: no spills at these shapes; 2 blocks per SM with 80 registers ran 0.59x CUB at u32
    2^28 where 3 run 0.69x) */
@@ -173,6 +185,16 @@
 #endif
 #ifndef GP_RX_ARGSORT_BITONIC_LOG2
 #define GP_RX_ARGSORT_BITONIC_LOG2 12
+#endif
+
+/* AUTO sorts of up to 2^GP_RK_KEYS_LOG2 keys alone, and pairs and argsorts of up to
+   2^GP_RK_PAIRS_LOG2 keys, take the one-cluster rank sort (rank_sort.cu) on sm_90+,
+   ahead of every path above; 0 turns it off. It takes at most 2^12. */
+#ifndef GP_RK_KEYS_LOG2
+#define GP_RK_KEYS_LOG2 12
+#endif
+#ifndef GP_RK_PAIRS_LOG2
+#define GP_RK_PAIRS_LOG2 12
 #endif
 
 #endif

@@ -19,6 +19,18 @@ gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype key_type, void *keys,
                                int value_bytes, void *values, size_t nseg, size_t seg,
                                int desc);
 
+/* GP_SORT_AUTO's sorts and gp_argsort of up to a few thousand keys: one thread-block
+ * cluster ranks them (rank_sort.cu; stable, so pairs and argsort too). takes: 1 when it
+ * sorts n keys of key_type with value_bytes (0, 4 or 8; argsort: the index bytes) on
+ * this GPU (sm_90+, up to the measured crossovers GP_RK_KEYS_LOG2 / GP_RK_PAIRS_LOG2 of
+ * radix_policy.h); the sorts must only be called then. In place, no scratch. */
+int gp_cuda_rank_sort_takes(gp_context *ctx, gp_dtype key_type, int value_bytes, int argsort,
+                            size_t n);
+gp_status gp_cuda_rank_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
+                            void *values, size_t n, int desc);
+gp_status gp_cuda_rank_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
+                               int index_bytes, void *indices, size_t n, int desc);
+
 /* GP_SORT_BITONIC_SEED (Program 6.19, th_per_blk = 1024). A non-power-of-two n is
  * padded with the largest key into `scratch`, which must hold
  * gp_cuda_bitonic_seed_scratch(key_type, n) bytes (0 for a power of two); pairs need
