@@ -29,6 +29,10 @@
 #define GP_XF_MAX_VALUES 8192u /* values a block may add: 53 + 60 + 13 = 126 bits */
 #define GP_XF_EMAX 2000   /* largest E taken: sums stay below 2^991 < GP_XS_F64_HEAD_MAX */
 
+#define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
+/* flags that send a sum through the limbs: not finite, or not all in the expansions */
+#define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
+
 typedef unsigned long long gp_xf_u64;
 
 /* a signed 128-bit integer, two's complement */
@@ -179,6 +183,24 @@ __device__ __noinline__ void gp_xf_to_doubles(gp_xf_u64 mlo, gp_xf_u64 mhi, bool
   l = rs * gp_xf_scale((double)v, base + q2);
 }
 
+/* The magnitude m (nonzero, below 2^127) times sign, in units 2^unit, rounded once to
+ * the nearest double (ties to even): the short conversion, for a block whose sum is the
+ * call's result. A sum of more than 53 bits (p > 52) is at least 2^(unit + 53) >=
+ * 2^-1021, a normal double, so rounding to 53 bits here is the only rounding; one of up
+ * to 53 bits is exact at any unit >= -1074. */
+__device__ __forceinline__ double gp_xf_round(gp_xf_u64 mlo, gp_xf_u64 mhi, bool neg, int unit) {
+  const int p = mhi ? 127 - __clzll((long long)mhi) : 63 - __clzll((long long)mlo);
+  const double sg = neg ? -1.0 : 1.0;
+  if (p <= 52) return sg * gp_xf_scale((double)mlo, unit);
+  const int sh = p - 52, g = sh - 1; /* 1 .. 74: t = m >> sh, the guard bit g */
+  gp_xf_u64 t = sh < 64 ? mlo >> sh | mhi << (64 - sh) : mhi >> (sh - 64);
+  const unsigned guard = (unsigned)((g < 64 ? mlo >> g : mhi >> (g - 64)) & 1u);
+  const bool sticky = g < 64 ? (mlo & ((1ull << g) - 1)) != 0
+                             : (mlo | (mhi & ((1ull << (g - 64)) - 1))) != 0;
+  t += guard & (unsigned)(sticky || (t & 1)); /* 2^53 at most: exact */
+  return sg * gp_xf_scale((double)t, unit + sh);
+}
+
 /* The magnitude m (nonzero, below 2^127) times sign, in units 2^unit, as three exact
  * doubles h + l + r, each 53 bits of it (top, middle, low; not normalized): the cheap
  * conversion, for a block record that the last block adds again exactly. */
@@ -191,18 +213,30 @@ __device__ __forceinline__ void gp_xf_to_chunks(gp_xf_u64 mlo, gp_xf_u64 mhi, bo
   r = sg * gp_xf_scale((double)(mlo & low), unit);
 }
 
+/* What gp_xf_block_sum gives thread 0. */
+enum gp_xf_mode {
+  GP_XF_CHUNKS, /* h, l, rest[0]: three 53-bit chunks of the sum (gp_xf_to_chunks) */
+  GP_XF_EXACT,  /* h: the sum rounded to nearest, l: the rest when it fits a double,
+                   rest (usually +0): the remainder for the superaccumulator */
+  /* the caller only needs the sum rounded once (the call's result) unless the flags
+     say otherwise: h the sum rounded, l -0 and rest +0 when fl has none of
+     GP_XS_SPECIAL, else as GP_XF_EXACT */
+  GP_XF_FINAL
+};
+#ifndef GP_XF_FINAL_RN
+#define GP_XF_FINAL_RN 1 /* 0: GP_XF_FINAL as GP_XF_EXACT (for A/B measurements) */
+#endif
+
 /* The block's exact sum of every thread's window integer a (each added by gp_xf_add at
  * gp_xf_unit(E)). ok: the thread's values all fit. Returns false, the same in every
  * thread, when some did not: the caller folds the old way. Otherwise thread 0 gets the
- * sum as h + l + rest[0] + rest[1] and fl as every thread's flags ORed; a zero sum is -0
- * when no thread's fl has GP_XS_NOT_NEG0, else +0. round: h is the sum rounded to
- * nearest, l the rest when it fits a double, and rest (usually +0) is for the
- * superaccumulator; !round: h, l and rest[0] are three 53-bit chunks of the sum
- * (gp_xf_to_chunks) and rest[1] is +0. Every thread must call it. */
+ * sum as mode says and fl as every thread's flags ORed; a zero sum is -0 when no
+ * thread's fl has GP_XS_NOT_NEG0, else +0 (in h; l and rest zero). Every thread must
+ * call it. */
 template <unsigned WARPS>
 __device__ __forceinline__ bool gp_xf_block_sum(gp_xf_i128 a, bool ok, unsigned &fl, int E,
                                                 gp_xf_smem<WARPS> *sm, double &h, double &l,
-                                                double (&rest)[2], bool round = true) {
+                                                double (&rest)[2], gp_xf_mode mode) {
   if (!__syncthreads_and(ok && E <= GP_XF_EMAX)) return false;
   const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
   /* the warp's sum by a butterfly of shuffles, where eight __reduce_add_sync of 16-bit
@@ -236,8 +270,13 @@ __device__ __forceinline__ bool gp_xf_block_sum(gp_xf_i128 a, bool ok, unsigned 
     l = -0.0;
     return true;
   }
-  if (!round) {
+  if (mode == GP_XF_CHUNKS) {
     gp_xf_to_chunks(x.lo, x.hi, neg, gp_xf_unit(E), h, l, rest[0]);
+    return true;
+  }
+  if (GP_XF_FINAL_RN && mode == GP_XF_FINAL && !(fl & GP_XS_SPECIAL)) {
+    h = gp_xf_round(x.lo, x.hi, neg, gp_xf_unit(E));
+    l = -0.0;
     return true;
   }
   gp_xf_to_doubles(x.lo, x.hi, neg, gp_xf_unit(E), h, l, rest);

@@ -93,8 +93,6 @@ typedef unsigned long long gp_xs_u64;
 /* records each thread of the last block keeps in registers (read once); more records
    are read twice, once for their exponents */
 #define GP_XS_REC_REGS 4
-#define GP_XS_USED 16u /* in-kernel flag: a superaccumulator took an addition */
-#define GP_XS_SPECIAL (GP_XS_NAN | GP_XS_PINF | GP_XS_NINF | GP_XS_USED)
 
 /* a block's exact sum h + l + m and flags (m is -0 for F32) */
 struct gp_xs_rec {
@@ -479,13 +477,14 @@ __device__ __forceinline__ unsigned gp_xs_flush_rest(gp_xs_u64 *acc, const doubl
 }
 
 /* F64: the block's lanes' W expansions each (h[c], l[c]) by the window fold: false
- * (every thread) when it cannot hold them; otherwise thread 0 gets the block's expansion
- * in (*bh, *bl) and its flags in *fl, any remainder already in acc. (Out of line, this
- * and gp_xs_fold_records made the kernel spill more, not less.) */
+ * (every thread) when it cannot hold them; otherwise thread 0 gets the block's sum in
+ * (*bh, *bl) as mode says (exact_fold.cuh; GP_XF_CHUNKS: and *bm) and its flags in *fl,
+ * any remainder already in acc. (Out of line, this and gp_xs_fold_records made the
+ * kernel spill more, not less.) */
 template <unsigned W>
 __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *l, unsigned *fl,
                                                  gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                                 double *bh, double *bl, double *bm, bool round) {
+                                                 double *bh, double *bl, double *bm, gp_xf_mode mode) {
   static_assert(GP_XS_THREADS * 2 * W <= GP_XF_MAX_VALUES, "the window's headroom");
   int e = 1;
 #pragma unroll
@@ -500,9 +499,9 @@ __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *
     f |= gp_xs_head_flag(h[c]);
   }
   double rest[2];
-  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest, round)) return false;
+  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest, mode)) return false;
   if (threadIdx.x == 0) {
-    if (round) {
+    if (mode != GP_XF_CHUNKS) {
       *fl = f | gp_xs_flush_rest(acc, rest);
     } else {
       *fl = f;
@@ -513,10 +512,11 @@ __device__ __forceinline__ bool gp_xs_fold_lanes(const double *h, const double *
 }
 
 /* F64: the last block's window fold of the g records (three values each), as
- * gp_xs_fold_lanes; false also when 3 g values could overflow the window. */
+ * gp_xs_fold_lanes (mode GP_XF_EXACT or GP_XF_FINAL); false also when 3 g values could
+ * overflow the window. */
 __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsigned g, unsigned *fl,
                                                    gp_xf_smem<GP_XS_WARPS> *xf, gp_xs_u64 *acc,
-                                                   double *bh, double *bl) {
+                                                   double *bh, double *bl, gp_xf_mode mode) {
   if (3u * g > GP_XF_MAX_VALUES) return false;
   if (g <= GP_XS_REC_REGS * GP_XS_THREADS) {
     double rh[GP_XS_REC_REGS], rl[GP_XS_REC_REGS], rm[GP_XS_REC_REGS];
@@ -546,7 +546,7 @@ __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsign
       f |= gp_xs_head_flag(rh[r]);
     }
     double rest[2];
-    if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest)) return false;
+    if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest, mode)) return false;
     if (threadIdx.x == 0) *fl = f | gp_xs_flush_rest(acc, rest);
     return true;
   }
@@ -565,7 +565,7 @@ __device__ __forceinline__ bool gp_xs_fold_records(const gp_xs_rec *recs, unsign
     f |= (unsigned)__ldcg(&recs[b].fl) | gp_xs_head_flag(h);
   }
   double rest[2];
-  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest)) return false;
+  if (!gp_xf_block_sum(a, ok, f, E, xf, *bh, *bl, rest, mode)) return false;
   if (threadIdx.x == 0) *fl = f | gp_xs_flush_rest(acc, rest);
   return true;
 }
@@ -704,8 +704,12 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   }
   if (DENSE && !F32 && lo != 0.0) gp_xs_merge<T>(h[0], l[0], lo, -0.0, acc, fl);
   double m = -0.0; /* a record's third chunk */
-  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
-                                   !(recs && gridDim.x > 1))) {
+  /* a block that writes a record for the last block keeps its sum exact in chunks; a
+     grid of one rounds its sum, unless the call wants the exact sum (acc_out) */
+  const gp_xf_mode mode = recs && gridDim.x > 1            ? GP_XF_CHUNKS
+                          : acc_out || gridDim.x > 1 ? GP_XF_EXACT
+                                                     : GP_XF_FINAL;
+  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m, mode)) {
 #pragma unroll
     for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
     gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, xf.flags);
@@ -772,7 +776,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
   if (recs) {
     double rh = -0.0, rl = -0.0;
     fl = 0;
-    if (!WIN || !gp_xs_fold_records(recs, gridDim.x, &fl, &xf, wacc[0], &rh, &rl)) {
+    if (!WIN || !gp_xs_fold_records(recs, gridDim.x, &fl, &xf, wacc[0], &rh, &rl,
+                                     acc_out ? GP_XF_EXACT : GP_XF_FINAL)) {
       /* a grid of up to 32 blocks: warp 0 alone, one record a lane (no barrier, no
          second level) */
       const bool w0 = gridDim.x <= GP_WARP_SIZE;
@@ -922,7 +927,8 @@ __global__ __launch_bounds__(GP_XS_THREADS, 1) void gp_sum_exact_one(const T *__
   }
   if (VEC && n % W) gp_xs_step(h[0], l[0], v[J][0], acc, fl, nr);
   double m = -0.0;
-  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m, true)) {
+  if (!WIN || !gp_xs_fold_lanes<W>(h, l, &fl, &xf, wacc[0], &h[0], &l[0], &m,
+                                   acc_out ? GP_XF_EXACT : GP_XF_FINAL)) {
 #pragma unroll
     for (unsigned c = 1; c < W; c++) gp_xs_merge<T>(h[0], l[0], h[c], l[c], acc, fl);
     gp_xs_block_fold<T>(h[0], l[0], fl, wacc, sh, sl, xf.flags);
