@@ -65,3 +65,17 @@ extern "C" int gpb_cuda_empty(void *stream) {
   gpb_empty_kernel<<<1, 32, 0, (cudaStream_t)stream>>>();
   return (int)cudaGetLastError();
 }
+
+/* one warp whose thread 0 raises a flag in mapped host memory: the floor under a result
+   that the kernel itself announces to a host polling for it */
+__global__ void gpb_flag_kernel(unsigned *flag, unsigned seq) {
+  if (threadIdx.x == 0) {
+    __threadfence_system();
+    *(volatile unsigned *)flag = seq;
+  }
+}
+
+extern "C" int gpb_cuda_flag(void *stream, unsigned *flag, unsigned seq) {
+  gpb_flag_kernel<<<1, 32, 0, (cudaStream_t)stream>>>(flag, seq);
+  return (int)cudaGetLastError();
+}

@@ -48,6 +48,8 @@ int gpb_cuda_fill_dist(void *p, int dtype, size_t n, uint64_t seed, int kind, vo
 /* One empty kernel of one warp on `stream`, not waited for (the launch floor of the
  * host bench). Returns a cudaError_t. */
 int gpb_cuda_empty(void *stream);
+/* one warp that sets *flag = seq (mapped host memory, device pointer) */
+int gpb_cuda_flag(void *stream, unsigned *flag, unsigned seq);
 
 #ifdef __cplusplus
 }

@@ -10,13 +10,15 @@
 # Binaries of $1 in c20a.tar.xz. The whole CTest suite at -j 4 with pytest beside it,
 # memcheck (quick) and racecheck (quick=2) of test_sort_radix_gpu, memcheck (quick) of
 # test_reduce_exact_gpu; benches alternated,
-# two rounds; ncu of the rank sort's kernel and the bitonic cluster kernel at 2^11.
+# two rounds; ncu of the rank sort's kernel and the bitonic cluster kernel at 2^11;
+# `gpuprims bench host` with a new floor row (an empty kernel whose flag the host polls).
 set -u
 T0=$SECONDS
 R=/tmp/r; rm -rf $R; mkdir -p $R
 O=$R/summary.txt
 pack() { tar czf $OUT/r.tgz -C /tmp r; }
 tar xf c20a.tar.xz
+tar xf c20h.tar.xz # gpuprims again, with `bench host`'s flag row (same library code)
 B=build
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "binaries of ${1:-?}"; } >$O
 lib=$(realpath $B)/libgpuprims.so
@@ -48,6 +50,7 @@ for r in 1 2; do
   done
   pack
 done
+timeout 30 $B/gpuprims bench host --big 0 --reps 400 >$R/host.txt 2>&1
 echo "[$((SECONDS - T0))s] f64 sums" >>$O
 for r in 1 2; do
   for v in gpuprims gpuprims_oldrn; do
@@ -74,4 +77,5 @@ fi
 echo "[$((SECONDS - T0))s] done" >>$O
 pack
 cat $O
+cat $R/host.txt
 for f in $R/keys_* $R/pairs_* $R/argsort_* $R/wide_* $R/f64_*; do echo "== $(basename $f .txt)"; grep -vE "^#|^$" $f | head -20; done
