@@ -2,7 +2,8 @@
  * the offsets segments. Every argument is checked before any data is touched; then the
  * CPU backend sorts in place, or the CUDA backend sorts device data in place (async) or
  * stages host data through the context workspace (synchronous). AUTO's choice between
- * bitonic and radix is here (crossover constants in cuda/sort/radix_policy.h). */
+ * the one-cluster rank sort, bitonic and radix is here (crossover constants in
+ * cuda/sort/radix_policy.h). */
 #include "core/context.h"
 #include "core/host_io.h"
 #include "cpu/sort_cpu.h"

@@ -223,8 +223,11 @@ enum gp_xf_mode {
      GP_XS_SPECIAL, else as GP_XF_EXACT */
   GP_XF_FINAL
 };
+/* 0: GP_XF_FINAL as GP_XF_EXACT (for A/B measurements). 1 took F64 sums 0.3 us faster
+   at every size from 2^10 to 2^24 (H200, 2026-12-03, s20-a, docs/perf/reduce.md: 2^11
+   5.44 against 5.60-5.76 us, 2^20 12.51 against 12.83-12.86) */
 #ifndef GP_XF_FINAL_RN
-#define GP_XF_FINAL_RN 1 /* 0: GP_XF_FINAL as GP_XF_EXACT (for A/B measurements) */
+#define GP_XF_FINAL_RN 1
 #endif
 
 /* The block's exact sum of every thread's window integer a (each added by gp_xf_add at

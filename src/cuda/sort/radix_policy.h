@@ -70,14 +70,17 @@
 
 /* 1: the wide one-sweep shape (8-byte keys and values) loads its values right after
    ranking, before the look-back, and writes keys and values in one loop (0: after the
-   keys' writes). Other shapes would spill at 56 registers. */
+   keys' writes). Other shapes would spill at 56 registers. With GP_RX_WIDE_MIN_BLOCKS
+   2 (80 registers, no spill), H200, 2026-12-03 (s20-a, docs/perf/sort.md), u64/u64
+   pairs 2^20 / 2^24 / 2^28: 181.8-184.1 us / 1.727-1.728 ms / 25.17-25.18 ms against
+   185.5 / 1.745 / 25.35-25.36 (0 and 3), 187.5-187.7 / 1.735-1.738 / 25.29 (0 and 2). */
 #ifndef GP_RX_VAL_EARLY
-#define GP_RX_VAL_EARLY 0
+#define GP_RX_VAL_EARLY 1
 #endif
 /* resident blocks per SM the wide one-sweep shape is compiled for (its shared memory
    lets two run) */
 #ifndef GP_RX_WIDE_MIN_BLOCKS
-#define GP_RX_WIDE_MIN_BLOCKS GP_RX_MIN_BLOCKS
+#define GP_RX_WIDE_MIN_BLOCKS 2
 #endif
 
 /* resident blocks per SM the one-sweep kernel is compiled for (caps its registers at
@@ -189,9 +192,14 @@
 
 /* AUTO sorts of up to 2^GP_RK_KEYS_LOG2 keys alone, and pairs and argsorts of up to
    2^GP_RK_PAIRS_LOG2 keys, take the one-cluster rank sort (rank_sort.cu) on sm_90+,
-   ahead of every path above; 0 turns it off. It takes at most 2^12. */
+   ahead of every path above; 0 turns it off. It takes at most 2^12. H200, 2026-12-03
+   (s20-a, docs/perf/sort.md), its first form (bank conflicts in the chunk's ranking)
+   against the paths before it: u32 keys 2^10 / 2^11 / 2^12 6.46-6.69 / 9.09-9.12 /
+   15.36-15.42 us against 7.30-7.33 / 8.22-8.35 / 9.82-9.92 (bitonic); pairs u32/u32
+   6.59 / 9.15-9.31 / 15.68-15.81 against 12.70 / 11.23-11.33 / 18.18-18.21; argsort f32
+   6.69-6.75 / 8.96-8.99 / 15.23-15.30 against 12.42-12.51 / 11.04-11.20 / 15.26-15.46. */
 #ifndef GP_RK_KEYS_LOG2
-#define GP_RK_KEYS_LOG2 12
+#define GP_RK_KEYS_LOG2 10
 #endif
 #ifndef GP_RK_PAIRS_LOG2
 #define GP_RK_PAIRS_LOG2 12

@@ -62,10 +62,10 @@ __global__ void __launch_bounds__(RK_THREADS) rk_sort(rk_args a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();
 #else
-  constexpr unsigned L = RK_THREADS / M, R = M / L;
+  constexpr unsigned L = RK_THREADS / M, PER = 16 / sizeof(K), NV = M / (L * PER);
   constexpr unsigned CPL = (RK_MAX_BLOCKS + L - 1) / L; /* chunks a thread searches */
   static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0, "a key's threads within a warp");
-  static_assert(M * sizeof(K) % 16 == 0, "chunks copied 16 bytes at a time");
+  static_assert(NV * L * PER == M, "a chunk read in 16-byte vectors, the same number a thread");
   __shared__ __align__(16) rk_smem<K, M> s;
   cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
   const unsigned C = cl.num_blocks(), b = cl.block_rank();
@@ -79,13 +79,23 @@ __global__ void __launch_bounds__(RK_THREADS) rk_sort(rk_args a) {
   if (sub == 0) s.all[j0] = k;
   __syncthreads();
 
-  /* 1: the key's stable rank in its chunk */
+  /* 1: the key's stable rank in its chunk, 16 bytes of keys a load; the key's L threads
+     read consecutive vectors (distinct banks; the other keys' threads the same ones:
+     broadcasts). Threads reading every R-th key instead met 2-4 to a bank (s20-a). */
   unsigned r = 0;
-#pragma unroll 8
-  for (unsigned q = 0; q < R; q++) {
-    const unsigned j = sub * R + q;
-    const K x = s.all[j];
-    r += (unsigned)(x < k) | ((unsigned)(x == k) & (unsigned)(j < j0));
+#pragma unroll 4
+  for (unsigned q = 0; q < NV; q++) {
+    const unsigned vq = q * L + sub;
+    union {
+      uint4 u;
+      K k[PER];
+    } x;
+    x.u = ((const uint4 *)s.all)[vq];
+#pragma unroll
+    for (unsigned e = 0; e < PER; e++) {
+      const unsigned j = vq * PER + e;
+      r += (unsigned)(x.k[e] < k) | ((unsigned)(x.k[e] == k) & (unsigned)(j < j0));
+    }
   }
 #pragma unroll
   for (unsigned o = L / 2; o > 0; o /= 2) r += __shfl_xor_sync(0xFFFFFFFFu, r, o);
