@@ -436,18 +436,11 @@ rx_onesweep(rx_sweep_args a) {
     s.goff[d] = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
   }
   const bool store_keys = !(a.discard_keys && pass == a.plan->last);
-  if constexpr (EARLY || (PV && GP_RX_VAL_FUSE)) {
-    /* the values to their tile places (loaded now: the look-back's warps after it, the
-       others at once), then keys and values out in one loop */
+  if constexpr (EARLY) {
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
       const unsigned local = (w * ITEMS + i) * 32 + lane;
-      if (local < count) {
-        if constexpr (EARLY)
-          s.v[pos[i]] = ev[i];
-        else
-          s.v[pos[i]] = vin ? vin[base + local] : (V)(base + local);
-      }
+      if (local < count) s.v[pos[i]] = ev[i];
     }
     __syncthreads();
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {

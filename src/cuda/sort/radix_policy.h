@@ -77,12 +77,6 @@
 #ifndef GP_RX_VAL_EARLY
 #define GP_RX_VAL_EARLY 1
 #endif
-/* 1: the other shapes with values put them into shared memory before the barrier after
-   the look-back and write keys and values in one loop (0: the keys written, then the
-   values loaded, a second barrier, the values written) */
-#ifndef GP_RX_VAL_FUSE
-#define GP_RX_VAL_FUSE 1
-#endif
 /* resident blocks per SM the wide one-sweep shape is compiled for (its shared memory
    lets two run) */
 #ifndef GP_RX_WIDE_MIN_BLOCKS
