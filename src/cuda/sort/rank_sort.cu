@@ -170,19 +170,20 @@ template <typename K, typename V, int MODE, int M> static bool rk_big_ok(gp_cont
 
 static unsigned rk_blocks(size_t n, unsigned m) { return (unsigned)((n + m - 1) / m); }
 
+/* Can this GPU run the cluster that sorts n keys in chunks of M? */
+template <typename K, typename V, int MODE, int M> static bool rk_fits(gp_context *ctx, size_t n) {
+  const unsigned c = rk_blocks(n, M);
+  return c <= 8 || (c <= RK_MAX_BLOCKS && rk_big_ok<K, V, MODE, M>(ctx));
+}
+
 /* The keys a block (M) for n keys, the smallest chunk whose cluster this GPU can run; 0
  * where the rank sort does not take them (above the measured crossover of the mode, a
  * GPU without clusters, or 2048 < n on one without clusters of 16). */
 template <typename K, typename V, int MODE> static unsigned rk_pick(gp_context *ctx, size_t n) {
   const unsigned most_log2 = MODE == RK_KEYS ? GP_RK_KEYS_LOG2 : GP_RK_PAIRS_LOG2;
   if (ctx->info.arch < 90 || n < 2 || n > ((size_t)1 << most_log2)) return 0;
-  if (rk_blocks(n, 64) <= 8 || (rk_blocks(n, 64) <= RK_MAX_BLOCKS && rk_big_ok<K, V, MODE, 64>(ctx)))
-    return 64;
-  if (rk_blocks(n, 128) <= 8 || (rk_blocks(n, 128) <= RK_MAX_BLOCKS && rk_big_ok<K, V, MODE, 128>(ctx)))
-    return 128;
-  if (rk_blocks(n, 256) <= 8 || (rk_blocks(n, 256) <= RK_MAX_BLOCKS && rk_big_ok<K, V, MODE, 256>(ctx)))
-    return 256;
-  return 0;
+  return rk_fits<K, V, MODE, 64>(ctx, n) ? 64 : rk_fits<K, V, MODE, 128>(ctx, n) ? 128
+         : rk_fits<K, V, MODE, 256>(ctx, n) ? 256 : 0;
 }
 
 template <typename K, typename V, int MODE, int M>
