@@ -1,13 +1,15 @@
 /* `gpuprims bench reduce`: gp_reduce against CUB and thrust on the same device data and
  * stream, and (--ladder) the seed's kernel ladder with the cost each step removes;
  * gp_argreduce against cub::DeviceReduce::ArgMin/ArgMax (--op argmin,argmax) and
- * gp_reduce_rows against cub::DeviceSegmentedReduce::Sum (--rows LEN,...).
+ * gp_reduce_rows against cub::DeviceSegmentedReduce::Sum (--rows LEN,...), and
+ * gp_reduce_segments_offsets against the same with begin/end offsets (--offsets KIND,...).
  * With the CPU backend it times the CPU implementations (no peers).
  * The cases are a table of steps (the ladder, or one step per --algo) timed for every
  * dtype x op x size. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "harness_kernels.h"
+#include "offsets.h"
 #include "suites.h"
 #if GP_HAVE_CUDA
 #include "peers/cub_reduce.h"
@@ -51,7 +53,8 @@ typedef struct reduce_plan {
   uint64_t sizes[MAX_LIST];
   gp_op argops[2]; /* --op argmin / argmax: GP_MIN / GP_MAX */
   uint64_t rows[MAX_LIST]; /* --rows: segment lengths */
-  int ndt, nops, nalgo, nsizes, do_ladder, peers, nargs, nrows;
+  int offk[GPB_OFF_KINDS];  /* --offsets: kinds of segment lengths */
+  int ndt, nops, nalgo, nsizes, do_ladder, peers, nargs, nrows, noff;
   int query; /* --pointer-query: our rows call gp_reduce, not gp_reduce_device */
   int data;  /* --data: GPB_UNIFORM (the hash's [0, 1)), GPB_NORMAL, ... */
   reduce_step steps[MAX_LIST];
@@ -159,7 +162,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gpuprims bench reduce [--dtype f32,...] [--op sum,...] [--n 2^20,2^24,...]\n"
           "                             [--algo auto|all|interleaved,...] [--ladder] [--no-peers]\n"
-          "                             [--rows LEN,...] [--pointer-query]\n"
+          "                             [--rows LEN,...] [--offsets KIND,...] [--pointer-query]\n"
           "                             [--data uniform|normal|lognormal|wide]\n"
           "                             [shared options]\n\n"
           "Times gp_reduce_device on random device data (a hash per element, generated on the GPU),\n"
@@ -172,6 +175,11 @@ static void usage(FILE *f) {
           "  --op       also argmin, argmax: gp_argreduce vs cub::DeviceReduce::ArgMin/ArgMax\n"
           "  --rows     row lengths: gp_reduce_rows over n / LEN rows of each --op (sum, min,\n"
           "             max) vs cub::DeviceSegmentedReduce::Sum (sum only)\n"
+          "  --offsets  kinds of segment lengths, n elements in all: gp_reduce_segments_offsets\n"
+          "             (offsets, input and output in device memory) of each --op vs\n"
+          "             cub::DeviceSegmentedReduce::Sum with begin/end offsets (sum only):\n");
+  gpb_print_offset_kinds(f, 13);
+  fprintf(f,
           "  --no-peers skip CUB and thrust\n"
           "  --data     the float inputs' law (integers stay hashes): uniform in [0, 1) (24\n"
           "             random bits an f32, 53 an f64; the default), normal, lognormal\n"
@@ -205,6 +213,8 @@ static int add_item(reduce_plan *p, const char *opt, const char *item) {
 
 /* --n, --dtype, --op or --algo with its value v. Returns 0, or 2 (printed) for a bad value. */
 static int parse_list(reduce_plan *p, const char *opt, const char *v) {
+  if (strcmp(opt, "--offsets") == 0)
+    return gpb_parse_offset_kinds("reduce", v, p->offk, &p->noff) ? 2 : 0;
   if (strcmp(opt, "--rows") == 0) {
     if (gpb_parse_sizes(v, p->rows, MAX_LIST, &p->nrows) || p->nrows == 0) {
       fprintf(stderr, "gpuprims bench reduce: --rows '%s': give row lengths like 1,32,1024,2^20\n", v);
@@ -265,7 +275,8 @@ static int parse_args(int argc, char **argv, gpb_options *opt, reduce_plan *p) {
       continue;
     }
     int is_list = strcmp(a, "--dtype") == 0 || strcmp(a, "--op") == 0 ||
-                  strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0 || strcmp(a, "--rows") == 0;
+                  strcmp(a, "--n") == 0 || strcmp(a, "--algo") == 0 || strcmp(a, "--rows") == 0 ||
+                  strcmp(a, "--offsets") == 0;
     if (!is_list) {
       fprintf(stderr, "gpuprims bench reduce: unknown option '%s' (see --help)\n", a);
       return 2;
@@ -416,7 +427,8 @@ typedef struct extra_arg {
   gp_op op;
   gp_dtype t;
   const void *in;
-  size_t n, row_len;
+  size_t n, row_len, nseg;
+  const uint64_t *offsets; /* --offsets: nseg + 1, device */
   void *out; /* argreduce: value at +0, index at +8; rows: n / row_len results */
 #if GP_HAVE_CUDA
   gpb_cub_arg *arg_peer;
@@ -438,6 +450,14 @@ static int run_rows(void *p, void *stream) {
   gp_status s = gp_reduce_rows(a->ctx, a->op, a->t, a->in, a->n / a->row_len, a->row_len, a->out);
   if (s != GP_OK)
     fprintf(stderr, "gpuprims bench reduce: gp_reduce_rows failed: %s\n", gp_last_error(a->ctx));
+  return s != GP_OK;
+}
+static int run_offsets(void *p, void *stream) {
+  extra_arg *a = (extra_arg *)p;
+  (void)stream;
+  gp_status s = gp_reduce_segments_offsets(a->ctx, a->op, a->t, a->in, a->offsets, a->nseg, a->out);
+  if (s != GP_OK)
+    fprintf(stderr, "gpuprims bench reduce: gp_reduce_segments_offsets failed: %s\n", gp_last_error(a->ctx));
   return s != GP_OK;
 }
 #if GP_HAVE_CUDA
@@ -561,6 +581,89 @@ static int time_rows(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *
   return rc || !ours.ok;
 }
 
+/* gp_reduce_segments_offsets over segments of one kind, n elements in all, and CUB's
+ * segmented sum for SUM on the same device offsets; every segment's results must agree
+ * within rounding. Returns 1 when a row failed. */
+static int time_offsets(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *in, uint64_t n,
+                        int kind) {
+  const gp_dtype out_t = gp_reduce_out_type(op, t);
+  const size_t os = gp_dtype_size(out_t);
+  uint64_t *h_off = NULL;
+  const size_t nseg = gpb_make_offsets(kind, (size_t)n, &h_off);
+  extra_arg a;
+  memset(&a, 0, sizeof a);
+  a.ctx = gpb_context(b);
+  a.op = op;
+  a.t = t;
+  a.in = in;
+  a.nseg = nseg;
+  void *peer_out = NULL, *d_off = NULL;
+  unsigned char *h_ours = (unsigned char *)malloc(nseg * os + 8), *h_peer = (unsigned char *)malloc(nseg * os + 8);
+  int rc = 0;
+  if (!h_off || !h_ours || !h_peer || nseg == 0 || gpb_alloc(b, (nseg + 1) * 8, &d_off) ||
+      gpb_copy(b, d_off, h_off, (nseg + 1) * 8) || gpb_alloc(b, nseg * os, &a.out) ||
+      gpb_alloc(b, nseg * os, &peer_out)) {
+    fprintf(stderr, "gpuprims bench reduce: cannot set up %s offsets of %llu elements\n",
+            gpb_off_names[kind], (unsigned long long)n);
+    rc = 1;
+    goto done;
+  }
+  a.offsets = (const uint64_t *)d_off;
+  a.n = (size_t)h_off[nseg];
+  const double bytes = (double)a.n * (double)gp_dtype_size(t) + (double)(nseg + 1) * 8.0;
+  char name[96], what[64], note[64];
+  snprintf(what, sizeof what, "offsets %s %s", gp_op_name(op), gpb_off_names[kind]);
+  case_name(name, sizeof name, what);
+  snprintf(note, sizeof note, "%zu segment%s", nseg, nseg == 1 ? "" : "s");
+  gpb_result ours, cub;
+  memset(&cub, 0, sizeof cub);
+  int have_peer = 0;
+#if GP_HAVE_CUDA
+  if (peers && op == GP_SUM &&
+      gpb_cub_seg_create_offsets(&a.seg_peer, (int)t, in, nseg, h_off, peer_out) == 0) {
+    gpb_case c = {"cub", name, gp_dtype_name(t), note, a.n, 0, bytes, run_cub_seg, NULL, &a};
+    have_peer = gpb_time_case(b, &c, &cub) == 0 && cub.ok;
+  }
+#else
+  (void)peers;
+#endif
+  gpb_case c = {"gpuprims", name, gp_dtype_name(t), note, a.n, 0, bytes, run_offsets, NULL, &a};
+  if (gpb_time_case(b, &c, &ours) == 0 && have_peer && !gpb_copy(b, h_ours, a.out, nseg * os) &&
+      !gpb_copy(b, h_peer, peer_out, nseg * os)) {
+    size_t bad = 0, first = 0;
+    for (size_t s = 0; s < nseg; s++) {
+      double v = 0, pv = 0;
+      uint64_t bits = 0, pbits = 0;
+      memcpy(&bits, h_ours + s * os, os);
+      memcpy(&pbits, h_peer + s * os, os);
+      if (out_t == GP_F32) { float f, g; memcpy(&f, &bits, 4); memcpy(&g, &pbits, 4); v = f; pv = g; }
+      else if (out_t == GP_F64) { memcpy(&v, &bits, 8); memcpy(&pv, &pbits, 8); }
+      if (!agree(op, out_t, v, bits, pv, pbits, (size_t)(h_off[s + 1] - h_off[s])) && bad++ == 0) first = s;
+    }
+    if (bad) {
+      snprintf(ours.note, sizeof ours.note, "MISMATCH: %zu segments (first %zu)", bad, first);
+      rc = 1;
+    }
+    gpb_set_ratio(&ours, &cub);
+  }
+  gpb_emit(b, &ours);
+#if GP_HAVE_CUDA
+  if (a.seg_peer) {
+    gpb_emit(b, &cub);
+    gpb_cub_seg_destroy(a.seg_peer);
+  }
+#endif
+  rc |= !ours.ok;
+done:
+  gpb_free(b, a.out);
+  gpb_free(b, peer_out);
+  gpb_free(b, d_off);
+  free(h_off);
+  free(h_ours);
+  free(h_peer);
+  return rc;
+}
+
 /* All ops and sizes of one dtype, on one random buffer of the largest size. Returns 1
  * when it could not be set up or a row failed. */
 static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t max_n) {
@@ -579,7 +682,11 @@ static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t m
     for (int o = 0; o < p->nops; o++)
       for (int s = 0; s < p->nsizes; s++)
         rc |= time_rows(b, p->peers, p->ops[o], t, in, p->sizes[s], p->rows[r]);
-  for (int o = 0; o < p->nops && !p->nrows; o++)
+  for (int k = 0; k < p->noff; k++) /* --offsets: the same */
+    for (int o = 0; o < p->nops; o++)
+      for (int s = 0; s < p->nsizes; s++)
+        rc |= time_offsets(b, p->peers, p->ops[o], t, in, p->sizes[s], p->offk[k]);
+  for (int o = 0; o < p->nops && !p->nrows && !p->noff; o++)
     for (int s = 0; s < p->nsizes; s++) rc |= time_op_size(b, p, p->ops[o], t, in, out, p->sizes[s]);
   for (int o = 0; o < p->nargs; o++)
     for (int s = 0; s < p->nsizes; s++) rc |= time_arg(b, p->peers, p->argops[o], t, in, out, p->sizes[s]);
@@ -603,7 +710,8 @@ int gp_bench_reduce(int argc, char **argv) {
   const int cuda = gpb_is_cuda(b);
   complete_plan(&p, cuda);
   const char *peer_note = settle_peers(&p, cuda);
-  const int per_op = p.nrows ? p.nrows * (1 + (p.peers ? 1 : 0)) : p.nsteps + (p.peers ? 2 : 0);
+  const int per_op = p.nrows || p.noff ? (p.nrows + p.noff) * (1 + (p.peers ? 1 : 0))
+                                       : p.nsteps + (p.peers ? 2 : 0);
   gpb_set_progress_total(b, p.ndt * p.nsizes * (p.nops * per_op + p.nargs * (1 + (p.peers ? 1 : 0))));
   gpb_print_header(b);
   if (peer_note) printf("%s\n", peer_note);

@@ -7,6 +7,7 @@
  * 2048 and 2^21). */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "offsets.h"
 #include "suites.h"
 #if GP_HAVE_CUDA
 #include "peers/cub_sort.h"
@@ -163,62 +164,6 @@ static int seed_tables(gpb_bench *b) {
   return rc;
 }
 
-/* ---- offsets segments ------------------------------------------------------------ */
-enum { OFF_UNIFORM, OFF_POWERLAW, OFF_TINY, OFF_ONE, OFF_LARGE, OFF_MIX, OFF_KINDS };
-static const char *off_names[OFF_KINDS] = {"uniform", "powerlaw", "tiny", "one", "large", "mix"};
-
-static int parse_offset_kinds(const char *list, int *kinds, int *nk) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", list);
-  *nk = 0;
-  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    int k = 0;
-    while (k < OFF_KINDS && strcmp(tok, off_names[k]) != 0) k++;
-    if (k == OFF_KINDS || *nk == OFF_KINDS) {
-      fprintf(stderr, "gpuprims bench sort: unknown --offsets kind '%s': use uniform, powerlaw, "
-                      "tiny, one, large or mix\n", tok);
-      return 1;
-    }
-    kinds[(*nk)++] = k;
-  }
-  return 0;
-}
-
-static uint64_t splitmix(uint64_t *x) {
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Host offsets of one kind, at most n keys in all (tiny: 2^20 segments of 0..31 keys);
-   returns nseg and *out (malloc'd, nseg + 1 entries; NULL when out of memory). */
-static size_t make_offsets(int kind, size_t n, uint64_t **out) {
-  size_t cap = 1024, nseg = 0;
-  uint64_t x = 0x0FF5E7 + (uint64_t)kind, total = 0;
-  uint64_t *o = (uint64_t *)malloc(cap * 8);
-  while (o) {
-    o[nseg] = total;
-    if (total >= n || (kind == OFF_TINY && nseg == ((size_t)1 << 20))) break;
-    uint64_t r = splitmix(&x), sz;
-    if (kind == OFF_ONE) sz = n;
-    else if (kind == OFF_UNIFORM) sz = 1 + r % 2048;
-    else if (kind == OFF_TINY) sz = r % 32;
-    else if (kind == OFF_LARGE) sz = 8192 + r % 24577;
-    else if (kind == OFF_MIX) sz = r % 200 == 0 ? (1u << 20) : 8192 + (r >> 8) % 24577;
-    else sz = r % 10000 < 3 ? (1u << 20) : r % 10000 < 500 ? 9 + (r >> 20) % 4088 : 1 + (r >> 20) % 8;
-    if (sz > n - total) sz = n - total;
-    total += sz;
-    if (++nseg + 1 > cap) {
-      uint64_t *p = (uint64_t *)realloc(o, (cap *= 2) * 8);
-      if (!p) free(o);
-      o = p;
-    }
-  }
-  *out = o;
-  return nseg;
-}
-
 /* 0, 1, 2, ... (u32) into device memory: the values CUB sorts for an argsort. */
 static int fill_iota(gpb_bench *b, uint32_t *d, size_t n) {
   uint32_t *h = (uint32_t *)malloc(n * 4 + 4);
@@ -360,8 +305,8 @@ int gp_bench_sort(int argc, char **argv) {
 #endif
   if (!cuda) peers = 0;
   if (argsort || vt >= 0 || algo == GP_SORT_BITONIC_SEED) do_seed = 0;
-  int offk[OFF_KINDS], noff = 0;
-  if (offsets_list && parse_offset_kinds(offsets_list, offk, &noff)) {
+  int offk[GPB_OFF_KINDS], noff = 0;
+  if (offsets_list && gpb_parse_offset_kinds("sort", offsets_list, offk, &noff)) {
     gpb_close(b);
     return 2;
   }
@@ -411,7 +356,7 @@ int gp_bench_sort(int argc, char **argv) {
       uint64_t *h_off = NULL;
       void *d_off = NULL;
       if (mode == 2) {
-        a.nseg = make_offsets(offk[s], n, &h_off);
+        a.nseg = gpb_make_offsets(offk[s], n, &h_off);
         if (!h_off || gpb_alloc(b, (a.nseg + 1) * 8, &d_off) ||
             gpb_copy(b, d_off, h_off, (a.nseg + 1) * 8)) {
           fprintf(stderr, "gpuprims bench sort: no memory for the offsets\n");
@@ -429,7 +374,7 @@ int gp_bench_sort(int argc, char **argv) {
       char name[96], note[96];
       note[0] = '\0';
       if (mode == 1) snprintf(note, sizeof note, "segments of %zu", seg);
-      if (mode == 2) snprintf(note, sizeof note, "%s, %zu segments", off_names[offk[s]], a.nseg);
+      if (mode == 2) snprintf(note, sizeof note, "%s, %zu segments", gpb_off_names[offk[s]], a.nseg);
       gpb_result peer_res, seed_res;
       int have_peer = 0, have_seed = 0;
 #if GP_HAVE_CUDA

@@ -160,4 +160,59 @@ static void sc_test_offsets(void) {
   free(out);
 }
 
+/* Long segments (the GPU splits segments of at least 2 spans: 4096 four-byte or 2048
+ * eight-byte elements at these sizes) of lengths around that threshold and the spans'
+ * edges, starting on and off a span's first element, back to back and between tiny
+ * and empty ones, offsets starting off 0; NaN and inf inside long segments; then a
+ * single segment of everything. */
+static void sc_test_offsets_long(void) {
+  static const size_t lens[] = {0, 3, 4095, 4096, 4097, 0, 0, 2047, 2048, 2049, 6143, 1,
+                                8192, 100000, 5, 4096, 4096, 0, 12289, 2, 300001, 7, 65536,
+                                1023, 1024, 1025, 3071, 3072, 0};
+  const size_t nl = sizeof lens / sizeof lens[0], nseg = nl + 400;
+  uint64_t *offs = (uint64_t *)malloc((nseg + 1) * 8);
+  check_seed(4242);
+  offs[0] = 37;
+  for (size_t s = 0; s < nseg; s++) { /* the listed lengths, each after some random ones */
+    const uint64_t r = check_rand64();
+    const size_t len = s % 15 == 14 ? lens[(s / 15) % nl] : r % 9 == 0 ? 5000 + r % 3000 : r % 40;
+    offs[s + 1] = offs[s] + len;
+  }
+  const size_t n = offs[nseg];
+  unsigned char *in = (unsigned char *)malloc(n * 8);
+  unsigned char *out = (unsigned char *)malloc(nseg * 8);
+  for (size_t ti = 0; ti < 6; ti++) {
+    check_seed(900 + ti);
+    sc_fill(sc_types[ti], in, n);
+    for (int special = 0; special < 2; special++) {
+      if (special && sc_types[ti] != GP_F32 && sc_types[ti] != GP_F64) break;
+      if (special) { /* NaN in one long segment, +inf in the next, -inf in the third */
+        const double v[3] = {NAN, INFINITY, -INFINITY};
+        int k = 0;
+        for (size_t q = 0; q < nseg && k < 3; q++) {
+          if (offs[q + 1] - offs[q] < 8192) continue;
+          const size_t at = offs[q] + (offs[q + 1] - offs[q]) * 2 / 3;
+          if (sc_types[ti] == GP_F32) ((float *)in)[at] = (float)v[k];
+          else ((double *)in)[at] = v[k];
+          k++;
+        }
+        CHECK_MSG(k == 3, "long offsets: three segments of 8192 or more");
+      }
+      for (size_t oi = 0; oi < 3; oi++) {
+        memset(out, 0xAB, nseg * 8);
+        if (sc_offsets(sc_ops[oi], sc_types[ti], in, offs, nseg, out) == GP_OK)
+          sc_compare(sc_ops[oi], sc_types[ti], in, offs, offs + 1, nseg, out,
+                     special ? "long offsets, NaN and inf" : "long offsets");
+        uint64_t one[2] = {1, n}; /* everything in one segment */
+        memset(out, 0xAB, 8);
+        if (sc_offsets(sc_ops[oi], sc_types[ti], in, one, 1, out) == GP_OK)
+          sc_compare(sc_ops[oi], sc_types[ti], in, one, one + 1, 1, out, "one long segment");
+      }
+    }
+  }
+  free(offs);
+  free(in);
+  free(out);
+}
+
 #endif

@@ -40,6 +40,7 @@ int main(void) {
   test_errors();
   sc_test_rows();
   sc_test_offsets();
+  sc_test_offsets_long();
   gp_destroy(ctx);
   return check_summary("test_reduce_segments");
 }

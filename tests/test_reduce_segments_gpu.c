@@ -1,7 +1,8 @@
 /* gp_reduce_rows / gp_reduce_segments_offsets on the CUDA backend: the cases of
  * tests/segments_cases.h, each result equal to the CPU backend's gp_reduce of its
  * segment alone; every call is made from host memory and again with input, offsets and
- * output in device memory, which must agree. Exits 77 where no GPU is usable. */
+ * output in device memory (offsets: also device offsets with host input and output),
+ * which must agree. Exits 77 where no GPU is usable. */
 #if GP_HAVE_CUDA
 #include "segments_cases.h"
 #include <cuda_runtime_api.h>
@@ -33,6 +34,14 @@ static void device_run(gp_op op, gp_dtype t, const void *in, size_t n, const uin
   CUDA_OK(cudaMemcpy(got, d_out, nseg * os, cudaMemcpyDeviceToHost));
   CHECK_MSG(memcmp(got, host_out, nseg * os) == 0, "%s %s: device-memory run differs from host-memory run",
             gp_op_name(op), gp_dtype_name(t));
+  if (offs) { /* device offsets with host input and output: the host reads their ends */
+    memset(got, 0xCD, nseg * os);
+    s = gp_reduce_segments_offsets(gpu, op, t, in, d_offs, nseg, got);
+    CHECK_MSG(s == GP_OK, "device offsets, host arrays: %s", gp_last_error(gpu));
+    CHECK_MSG(memcmp(got, host_out, nseg * os) == 0,
+              "%s %s: device offsets with host arrays differ from the host-memory run",
+              gp_op_name(op), gp_dtype_name(t));
+  }
   free(got);
   cudaFree(d_in);
   cudaFree(d_out);
@@ -59,6 +68,7 @@ int main(void) {
   sc_cpu = check_cpu_context();
   sc_test_rows();
   sc_test_offsets();
+  sc_test_offsets_long();
   gp_destroy(sc_cpu);
   gp_destroy(gpu);
   return check_summary("test_reduce_segments_gpu");

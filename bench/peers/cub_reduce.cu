@@ -222,8 +222,8 @@ static cudaError_t seg_dispatch(gpb_cub_seg *r, void *temp, size_t &bytes, cudaS
   }
 }
 
-extern "C" int gpb_cub_seg_create(gpb_cub_seg **out, int dtype, const void *d_in, size_t nseg,
-                                  size_t seg_len, void *d_out) {
+extern "C" int gpb_cub_seg_create_offsets(gpb_cub_seg **out, int dtype, const void *d_in,
+                                          size_t nseg, const uint64_t *h_offsets, void *d_out) {
   *out = nullptr;
   gpb_cub_seg *r = new (std::nothrow) gpb_cub_seg();
   if (!r) return (int)cudaErrorMemoryAllocation;
@@ -231,13 +231,9 @@ extern "C" int gpb_cub_seg_create(gpb_cub_seg **out, int dtype, const void *d_in
   r->in = d_in;
   r->out = d_out;
   r->nseg = nseg;
-  uint64_t *h = new (std::nothrow) uint64_t[nseg + 1];
-  cudaError_t e = h ? cudaMalloc(&r->offsets, (nseg + 1) * sizeof(uint64_t)) : cudaErrorMemoryAllocation;
-  if (e == cudaSuccess) {
-    for (size_t s = 0; s <= nseg; s++) h[s] = (uint64_t)(s * seg_len);
-    e = cudaMemcpy(r->offsets, h, (nseg + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice);
-  }
-  delete[] h;
+  cudaError_t e = cudaMalloc(&r->offsets, (nseg + 1) * sizeof(uint64_t));
+  if (e == cudaSuccess)
+    e = cudaMemcpy(r->offsets, h_offsets, (nseg + 1) * sizeof(uint64_t), cudaMemcpyHostToDevice);
   if (e == cudaSuccess) e = seg_dispatch(r, nullptr, r->temp_bytes, 0);
   if (e == cudaSuccess) e = cudaMalloc(&r->temp, r->temp_bytes ? r->temp_bytes : 1);
   if (e != cudaSuccess) {
@@ -246,6 +242,17 @@ extern "C" int gpb_cub_seg_create(gpb_cub_seg **out, int dtype, const void *d_in
   }
   *out = r;
   return 0;
+}
+
+extern "C" int gpb_cub_seg_create(gpb_cub_seg **out, int dtype, const void *d_in, size_t nseg,
+                                  size_t seg_len, void *d_out) {
+  *out = nullptr;
+  uint64_t *h = new (std::nothrow) uint64_t[nseg + 1];
+  if (!h) return (int)cudaErrorMemoryAllocation;
+  for (size_t s = 0; s <= nseg; s++) h[s] = (uint64_t)(s * seg_len);
+  const int e = gpb_cub_seg_create_offsets(out, dtype, d_in, nseg, h, d_out);
+  delete[] h;
+  return e;
 }
 
 extern "C" int gpb_cub_seg_run(gpb_cub_seg *r, void *stream) {

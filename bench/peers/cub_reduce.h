@@ -5,6 +5,7 @@
 #define GP_BENCH_PEERS_CUB_REDUCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,9 @@ void gpb_cub_arg_destroy(gpb_cub_arg *r);
 typedef struct gpb_cub_seg gpb_cub_seg;
 int gpb_cub_seg_create(gpb_cub_seg **r, int dtype, const void *d_in, size_t nseg, size_t seg_len,
                        void *d_out);
+/* The same over nseg segments by host offsets h_offsets[0 .. nseg] (copied to the GPU). */
+int gpb_cub_seg_create_offsets(gpb_cub_seg **r, int dtype, const void *d_in, size_t nseg,
+                               const uint64_t *h_offsets, void *d_out);
 int gpb_cub_seg_run(gpb_cub_seg *r, void *stream);
 void gpb_cub_seg_destroy(gpb_cub_seg *r);
 

@@ -51,17 +51,26 @@ size_t gp_cuda_argreduce_scratch_bytes(void);
 gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in, size_t n,
                             void *scratch, void *d_value, uint64_t *d_index);
 
-/* gp_reduce_rows / gp_reduce_segments_offsets (reduce_segments.cu): nseg results of
- * gp_reduce_out_type(op, type) into d_out; segment s is d_offsets[s] .. d_offsets[s+1]
- * (device-accessible, validated) or, with d_offsets NULL, s*row_len .. (s+1)*row_len.
- * mean_len (elements per segment) picks a warp or a block per segment. Async. */
-gp_status gp_cuda_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
-                                  const uint64_t *d_offsets, size_t row_len, size_t nseg,
-                                  double mean_len, void *scratch, void *d_out);
-/* Scratch (device, 256-byte aligned) gp_cuda_reduce_segments needs for this job: long
- * rows too few to fill the GPU are split into chunks whose records it holds; else 0. */
-size_t gp_cuda_reduce_segments_scratch_bytes(gp_op op, gp_dtype type, const uint64_t *d_offsets,
-                                             size_t row_len, size_t nseg);
+/* gp_reduce_rows (reduce_segments.cu): nrows results of gp_reduce_out_type(op, type)
+ * into d_out, row s being d_in[s * row_len .. (s + 1) * row_len). Async. */
+gp_status gp_cuda_reduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                              size_t row_len, size_t nrows, void *scratch, void *d_out);
+/* Scratch (device, 256-byte aligned) gp_cuda_reduce_rows needs: long rows too few to
+ * fill the GPU are split into chunks whose records it holds; else 0. */
+size_t gp_cuda_reduce_rows_scratch_bytes(gp_op op, gp_dtype type, size_t row_len, size_t nrows);
+
+/* gp_reduce_segments_offsets (reduce_offsets.cu): nseg results into d_out, segment s
+ * being d_in[d_off[s] .. d_off[s+1]) (device-accessible offsets, read only on the GPU).
+ * spans 0: no segment is long (gp_cuda_reduce_offsets_long of the same offsets said so),
+ * so the span kernel is not launched and no scratch is needed; 1: there may be long
+ * segments. Async. */
+gp_status gp_cuda_reduce_offsets(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                                 const uint64_t *d_off, size_t nseg, int spans, void *scratch,
+                                 void *d_out);
+size_t gp_cuda_reduce_offsets_scratch_bytes(gp_op op, gp_dtype type, int spans);
+/* 1 when host offsets h_off[0 .. nseg] (checked: not decreasing) hold a segment that
+ * gp_cuda_reduce_offsets splits into spans, else 0. */
+int gp_cuda_reduce_offsets_long(gp_dtype type, const uint64_t *h_off, size_t nseg);
 
 /* gp_topk (topk.cu): keys (core/topk.h; 4- or 8-byte, as the type) and indices 0..n-1
  * of n elements at d_in; then, after the pairs are sorted, values (may be NULL) and

@@ -1,0 +1,300 @@
+/* gp_reduce_segments_offsets on CUDA: one result per segment, each with the bits
+ * gp_reduce (AUTO) gives for that segment alone (reduce_segments.cuh's policies), for
+ * any mix of lengths in one call, with nothing read back to the host.
+ *
+ * The elements [offsets[0], offsets[nseg]) are cut into spans of C elements (8 KB, C
+ * doubling until there are at most GP_OFF_MAX_SPANS). A segment of at least 2C elements
+ * is long; the others are short.
+ * - gp_off_seg_kernel: a warp takes 32 consecutive segments and sorts the short ones
+ *   into six classes by length: 1, 2, 4, ... 32 lanes a segment (about four 16-byte loads
+ *   a lane), so that a warp holding lengths 1 and 2000 side by side spends one round on
+ *   the 1s and one on the 2000 (gp_seg_group_one each). For each long segment it writes
+ *   the segment's number into the span map: slot 0 of every span it covers from the
+ *   span's first element, slot 1 of the span where it starts when it starts inside one
+ *   (two long segments cannot start in one span, and only one covers a span's first
+ *   element), and zeroes the segment's ticket.
+ * - gp_off_span_kernel: a warp a span. It checks each map entry against the offsets (an
+ *   entry left from an earlier call, or workspace garbage, is ignored unless it names
+ *   the segment that does own that slot now), reduces the segment's part of the span as
+ *   a warp, writes the state (and the superaccumulator limbs when it was used) to the
+ *   slot's record, resets the entry, and takes the segment's ticket; the warp that takes
+ *   the last ticket merges the segment's records in span order and writes its result.
+ * So a segment of 2^20 elements is read by 128+ warps at once, not by one group, and
+ * the results do not depend on which warp finished first (every merge is exact). */
+#include "cuda/reduce/reduce_segments.cuh"
+#include "cuda/reduce/reduce_cuda.h"
+
+#ifndef GP_OFF_SPAN_BYTES
+#define GP_OFF_SPAN_BYTES 8192u /* the smallest span */
+#endif
+#define GP_OFF_MAX_SPANS ((uint64_t)8192)
+#define GP_OFF_NONE (~0ull) /* an empty map entry */
+
+/* How the call's elements are cut into spans. */
+struct gp_off_geo {
+  uint64_t first, last; /* offsets[0], offsets[nseg] */
+  uint64_t c;           /* elements a span; spans start at multiples of c */
+  uint64_t k0, spans;   /* the first span's number, and how many */
+};
+
+template <typename T>
+__host__ __device__ __forceinline__ gp_off_geo gp_off_geo_of(uint64_t first, uint64_t last) {
+  gp_off_geo g = {first, last, GP_OFF_SPAN_BYTES / sizeof(T), 0, 0};
+  if (last <= first) return g;
+  while ((last - 1) / g.c - first / g.c + 1 > GP_OFF_MAX_SPANS) g.c *= 2;
+  g.k0 = first / g.c;
+  g.spans = (last - 1) / g.c - g.k0 + 1;
+  return g;
+}
+
+/* Segment [b, e) is long: at least two spans, inside [first, last). */
+__host__ __device__ __forceinline__ bool gp_off_long(const gp_off_geo &g, uint64_t b, uint64_t e) {
+  return e > b && e - b >= 2 * g.c && b >= g.first && e <= g.last;
+}
+
+/* The position of the n-th (from 0) set bit of m; m has more than n set bits. */
+__device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
+  unsigned pos = 0;
+#pragma unroll
+  for (unsigned w = 16; w > 0; w /= 2) {
+    const unsigned lo = __popc(m & ((1u << w) - 1u));
+    if (n >= lo) {
+      n -= lo;
+      m >>= w;
+      pos += w;
+    }
+  }
+  return pos;
+}
+
+/* The warp's segments of one class (bit i of mask: segment base + i, whose [b, e) lane i
+ * holds), 32 / G at a time, G lanes each. */
+template <typename T, typename P, unsigned G>
+__device__ __forceinline__ void gp_off_class(const T *__restrict__ in, uint64_t b, uint64_t e,
+                                             unsigned mask, size_t base, typename P::Out *out) {
+  constexpr unsigned PER = GP_WARP_SIZE / G;
+  const unsigned grp = (threadIdx.x % GP_WARP_SIZE) / G;
+  while (mask) { /* warp-uniform */
+    const unsigned cnt = __popc(mask);
+    const bool live = grp < cnt;
+    const unsigned src = gp_off_nth_bit(mask, live ? grp : 0);
+    const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
+    gp_seg_group_one<T, P, G>(in, live ? sb : 0, live ? se : 0, live, out + base + src);
+    mask = cnt <= PER ? 0u : mask & ~((2u << gp_off_nth_bit(mask, PER - 1)) - 1u);
+  }
+}
+
+template <typename T, typename P>
+__global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_kernel(
+    const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, gp_u64 *map,
+    unsigned *tickets, typename P::Out *out) {
+  const gp_off_geo g = gp_off_geo_of<T>(off[0], off[nseg]);
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  const size_t nw = (size_t)gridDim.x * GP_SEG_WARPS;
+  for (size_t base = ((size_t)blockIdx.x * GP_SEG_WARPS + threadIdx.x / GP_WARP_SIZE) * GP_WARP_SIZE;
+       base < nseg; base += nw * GP_WARP_SIZE) { /* warp-uniform */
+    const size_t s = base + lane;
+    const bool live = s < nseg;
+    const uint64_t b = live ? off[s] : 0, e0 = live ? off[s + 1] : 0;
+    const uint64_t e = e0 < b ? b : e0; /* decreasing offsets: nothing (see the header) */
+    unsigned cls = 7;                   /* no segment */
+    if (live && gp_off_long(g, b, e)) {
+      cls = 6;
+    } else if (live) {
+      const uint64_t v = (e - b) / (4 * (16 / sizeof(T)));
+      cls = v < 2 ? 0 : v < 4 ? 1 : v < 8 ? 2 : v < 16 ? 3 : v < 32 ? 4 : 5;
+    }
+    /* long segments: their spans in the map, by the whole warp */
+    for (unsigned m = __ballot_sync(GP_FULL_MASK, cls == 6); m; m &= m - 1) {
+      const unsigned src = __ffs(m) - 1;
+      const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
+      const uint64_t kb = sb / g.c, ke = (se - 1) / g.c;
+      for (uint64_t k = kb + lane; k <= ke; k += GP_WARP_SIZE)
+        map[2 * (k - g.k0) + (k == kb && sb > kb * g.c ? 1 : 0)] = base + src;
+      if (lane == 0) tickets[kb - g.k0] = 0;
+    }
+    gp_off_class<T, P, 1>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 0), base, out);
+    gp_off_class<T, P, 2>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 1), base, out);
+    gp_off_class<T, P, 4>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 2), base, out);
+    gp_off_class<T, P, 8>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 3), base, out);
+    gp_off_class<T, P, 16>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 4), base, out);
+    gp_off_class<T, P, 32>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 5), base, out);
+  }
+}
+
+/* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope */
+__device__ __forceinline__ unsigned gp_off_ticket(unsigned *t) {
+  unsigned old;
+  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(t) : "memory");
+  return old;
+}
+
+/* A record written by another SM in this kernel, read from L2. */
+template <typename R> __device__ __forceinline__ R gp_off_ld_rec(const R *p) {
+  static_assert(sizeof(R) % 8 == 0, "records are whole 8-byte words");
+  union {
+    R r;
+    gp_u64 w[sizeof(R) / 8];
+  } u;
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(R) / 8; i++) u.w[i] = __ldcg(reinterpret_cast<const gp_u64 *>(p) + i);
+  return u.r;
+}
+
+/* By the warp that took a long segment's last ticket: the records of its n spans (rec,
+ * limbs: those of its first span; slot 1 there when the segment starts inside it) merged
+ * in span order, the result to *out. Out of line: the span loop keeps its registers. */
+template <typename P, int ACC_LIMBS>
+__device__ __noinline__ void gp_off_combine(const gp_seg_rec<typename P::S> *rec,
+                                            const gp_u64 *limbs, uint64_t n, unsigned first_slot,
+                                            gp_u64 *acc, typename P::Out *out) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  for (uint64_t j = lane; j < n; j += GP_WARP_SIZE) {
+    const size_t r = 2 * j + (j == 0 ? first_slot : 0);
+    if (__ldcg(&rec[r].dirty)) P::load(acc, limbs + r * ACC_LIMBS);
+  }
+  __syncwarp();
+  typename P::S st = P::init();
+  for (uint64_t j = lane; j < n; j += GP_WARP_SIZE)
+    P::merge(st, gp_off_ld_rec(rec + 2 * j + (j == 0 ? first_slot : 0)).s, acc);
+  st = gp_seg_warp_tree<P>(st, acc);
+  __syncwarp();
+  if (lane == 0) *out = P::finish(st, acc);
+  __syncwarp();
+}
+
+template <typename T, typename P, int ACC_LIMBS>
+__global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span_kernel(
+    const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, gp_u64 *map,
+    unsigned *tickets, gp_seg_rec<typename P::S> *rec, gp_u64 *limbs, typename P::Out *out) {
+  __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
+  for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
+  __syncthreads();
+  const gp_off_geo g = gp_off_geo_of<T>(off[0], off[nseg]);
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
+  gp_u64 *acc = sacc[warp];
+  const size_t nwarps = (size_t)gridDim.x * GP_SEG_WARPS;
+  for (size_t t = (size_t)blockIdx.x * GP_SEG_WARPS + warp; t < g.spans; t += nwarps) {
+    const uint64_t cb = (g.k0 + t) * g.c, ce = cb + g.c;
+    gp_u64 ent = lane < 2 ? __ldcg(map + 2 * t + lane) : GP_OFF_NONE;
+    if (lane < 2 && ent != GP_OFF_NONE) map[2 * t + lane] = GP_OFF_NONE; /* for the next call */
+    for (unsigned slot = 0; slot < 2; slot++) {
+      const gp_u64 s = __shfl_sync(GP_FULL_MASK, ent, slot);
+      if (s >= nseg) continue; /* warp-uniform from here on */
+      const uint64_t b = off[s], e = off[s + 1];
+      if (!gp_off_long(g, b, e) || (slot == 0 ? !(b <= cb && cb < e) : !(cb < b && b < ce))) continue;
+      typename P::S st = P::init();
+      gp_seg_range(in, b > cb ? b : cb, e < ce ? e : ce, lane, GP_WARP_SIZE,
+                   [&](T x) { P::step(st, x, acc); });
+      st = gp_seg_warp_tree<P>(st, acc);
+      __syncwarp();
+      const uint64_t kb = b / g.c, ke = (e - 1) / g.c;
+      unsigned done = 0;
+      if (lane == 0) {
+        const size_t r = 2 * t + slot;
+        const gp_u64 dirty = acc[ACC_LIMBS - 1]; /* the flag word: nonzero once anything left */
+        if (dirty) P::save(acc, limbs + r * ACC_LIMBS);
+        rec[r] = {st, dirty};
+        done = gp_off_ticket(tickets + (kb - g.k0)) == (unsigned)(ke - kb);
+      }
+      if (!__shfl_sync(GP_FULL_MASK, done, 0)) continue;
+      gp_off_combine<P, ACC_LIMBS>(rec + 2 * (kb - g.k0), limbs + 2 * (kb - g.k0) * ACC_LIMBS,
+                                   ke - kb + 1, b > kb * g.c ? 1 : 0, acc, out + s);
+    }
+  }
+}
+
+/* ---- launch ------------------------------------------------------------------------- */
+/* Scratch: the map (two entries a span), the tickets, the records and their limbs. */
+template <typename P, int ACC_LIMBS> struct gp_off_layout {
+  static constexpr size_t MAP = 2 * GP_OFF_MAX_SPANS * sizeof(gp_u64);
+  static constexpr size_t TICKETS = (GP_OFF_MAX_SPANS * sizeof(unsigned) + 255) & ~(size_t)255;
+  static constexpr size_t REC = (2 * GP_OFF_MAX_SPANS * sizeof(gp_seg_rec<typename P::S>) + 255) & ~(size_t)255;
+  static constexpr size_t LIMBS = 2 * GP_OFF_MAX_SPANS * ACC_LIMBS * sizeof(gp_u64);
+  static constexpr size_t BYTES = MAP + TICKETS + REC + LIMBS;
+};
+
+template <typename T, typename P, int ACC_LIMBS>
+static gp_status gp_off_launch(gp_context *ctx, const void *d_in, const uint64_t *d_off, size_t nseg,
+                               int spans, void *scratch, void *d_out) {
+  typedef gp_off_layout<P, ACC_LIMBS> Lay;
+  static int per_sm_seg[GP_RESIDENT_MAX_DEVICES], per_sm_span[GP_RESIDENT_MAX_DEVICES];
+  const T *in = static_cast<const T *>(d_in);
+  typename P::Out *out = static_cast<typename P::Out *>(d_out);
+  cudaStream_t st = (cudaStream_t)ctx->stream;
+  char *w = static_cast<char *>(scratch);
+  gp_u64 *map = spans ? reinterpret_cast<gp_u64 *>(w) : NULL;
+  unsigned *tickets = spans ? reinterpret_cast<unsigned *>(w + Lay::MAP) : NULL;
+  gp_seg_rec<typename P::S> *rec =
+      spans ? reinterpret_cast<gp_seg_rec<typename P::S> *>(w + Lay::MAP + Lay::TICKETS) : NULL;
+  gp_u64 *limbs = spans ? reinterpret_cast<gp_u64 *>(w + Lay::MAP + Lay::TICKETS + Lay::REC) : NULL;
+  const size_t warps = (nseg + GP_WARP_SIZE - 1) / GP_WARP_SIZE;
+  const unsigned g = gp_seg_grid(ctx, gp_off_seg_kernel<T, P>, per_sm_seg,
+                                 (warps + GP_SEG_WARPS - 1) / GP_SEG_WARPS);
+  gp_off_seg_kernel<T, P><<<g, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, map, tickets, out);
+  GP_LAUNCH_CHECK(ctx, "gp_off_seg_kernel", g, GP_SEG_THREADS, 0);
+  if (!spans) return GP_OK;
+  const unsigned gs = gp_seg_grid(ctx, gp_off_span_kernel<T, P, ACC_LIMBS>, per_sm_span,
+                                  (size_t)(GP_OFF_MAX_SPANS / GP_SEG_WARPS));
+  gp_off_span_kernel<T, P, ACC_LIMBS><<<gs, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, map, tickets,
+                                                                     rec, limbs, out);
+  GP_LAUNCH_CHECK(ctx, "gp_off_span_kernel", gs, GP_SEG_THREADS, 0);
+  return GP_OK;
+}
+
+/* One entry per (policy, job): the launch, or (scratch_bytes) the scratch it needs. */
+template <typename T, typename P, int ACC_LIMBS>
+static gp_status gp_off_go(gp_context *ctx, const void *d_in, const uint64_t *d_off, size_t nseg,
+                           int spans, void *scratch, void *d_out, size_t *scratch_bytes) {
+  if (scratch_bytes) {
+    *scratch_bytes = spans ? gp_off_layout<P, ACC_LIMBS>::BYTES : 0;
+    return GP_OK;
+  }
+  return gp_off_launch<T, P, ACC_LIMBS>(ctx, d_in, d_off, nseg, spans, scratch, d_out);
+}
+
+#define GP_OFF_ARGS                                                                          \
+  gp_context *ctx, const void *d_in, const uint64_t *d_off, size_t nseg, int spans, void *scratch, \
+      void *d_out, size_t *scratch_bytes
+#define GP_OFF_PASS ctx, d_in, d_off, nseg, spans, scratch, d_out, scratch_bytes
+
+template <typename T, typename A, typename Op> static gp_status gp_off_run(GP_OFF_ARGS) {
+  return gp_off_go<T, gp_seg_plain<T, A, Op>, 1>(GP_OFF_PASS);
+}
+/* float SUM takes the exact policy (the F32 accumulator type in the dispatch is unused) */
+template <> gp_status gp_off_run<float, double, gp_rop_sum>(GP_OFF_ARGS) {
+  return gp_off_go<float, gp_seg_exact<float>, GP_XS_F32_LIMBS + 1>(GP_OFF_PASS);
+}
+template <> gp_status gp_off_run<double, double, gp_rop_sum>(GP_OFF_ARGS) {
+  return gp_off_go<double, gp_seg_exact<double>, GP_XS_F64_LIMBS + 1>(GP_OFF_PASS);
+}
+
+static gp_status gp_off_dispatch(gp_op op, gp_dtype type, GP_OFF_ARGS) {
+  GP_REDUCE_DISPATCH(gp_off_run, double, op, type, GP_OFF_PASS)
+  return GP_ERR_INVALID_ARGUMENT;
+}
+
+extern "C" int gp_cuda_reduce_offsets_long(gp_dtype type, const uint64_t *h_off, size_t nseg) {
+  gp_off_geo g;
+  switch (gp_dtype_size(type)) {
+  case 4: g = gp_off_geo_of<float>(h_off[0], h_off[nseg]); break;
+  default: g = gp_off_geo_of<double>(h_off[0], h_off[nseg]); break;
+  }
+  for (size_t s = 0; s < nseg; s++)
+    if (gp_off_long(g, h_off[s], h_off[s + 1])) return 1;
+  return 0;
+}
+
+extern "C" size_t gp_cuda_reduce_offsets_scratch_bytes(gp_op op, gp_dtype type, int spans) {
+  size_t bytes = 0;
+  (void)gp_off_dispatch(op, type, NULL, NULL, NULL, 0, spans, NULL, NULL, &bytes);
+  return bytes;
+}
+
+extern "C" gp_status gp_cuda_reduce_offsets(gp_context *ctx, gp_op op, gp_dtype type,
+                                            const void *d_in, const uint64_t *d_off, size_t nseg,
+                                            int spans, void *scratch, void *d_out) {
+  const gp_status s = gp_off_dispatch(op, type, ctx, d_in, d_off, nseg, spans, scratch, d_out, NULL);
+  if (s == GP_ERR_INVALID_ARGUMENT) return gp_fail(ctx, s, "unknown dtype %d", (int)type);
+  return s;
+}
