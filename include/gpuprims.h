@@ -192,10 +192,15 @@ gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
  * gp_reduce_rows: nrows consecutive rows of row_len elements (a row-major 2-D array).
  * gp_reduce_segments_offsets: segment s is in[offsets[s] .. offsets[s+1]) (nseg + 1
  * uint64 offsets, not decreasing; `in` holds offsets[nseg] elements). Host offsets are
- * checked in full; device offsets only at their ends (offsets[0] <= offsets[nseg]).
- * Short segments take a warp of the GPU each, longer ones a block, a few huge rows one
- * device-wide reduction each. Asynchronous on the context's stream when every array is
- * device memory (device offsets cost one small synchronous read of their ends). */
+ * checked in full. Device offsets with `in` in device memory are read by the GPU alone:
+ * not checked (a decreasing pair reads nothing, and the results are then unspecified),
+ * and the call does not wait for the GPU; with `in` in host memory the host reads their
+ * ends (offsets[0] <= offsets[nseg]) to copy the input. On the GPU a segment gets 1 to 32
+ * lanes by its length, and segments of at least two spans (8 KB of elements, more past
+ * 2^26 bytes) are cut into spans reduced by many warps at once, so tiny and huge
+ * segments in one call are balanced; rows too long to fill the GPU are split into
+ * chunks, and one huge row is one device-wide reduction. Asynchronous on the context's
+ * stream when every array is device memory. */
 gp_status gp_reduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t nrows,
                          size_t row_len, void *out);
 gp_status gp_reduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type, const void *in,

@@ -86,15 +86,15 @@ __device__ __forceinline__ void gp_off_class(const T *__restrict__ in, uint64_t 
 
 template <typename T, typename P>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_kernel(
-    const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, gp_u64 *map,
-    unsigned *tickets, typename P::Out *out) {
+    const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, unsigned win,
+    gp_u64 *map, unsigned *tickets, unsigned *has_long, unsigned epoch, typename P::Out *out) {
   const gp_off_geo g = gp_off_geo_of<T>(off[0], off[nseg]);
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
   const size_t nw = (size_t)gridDim.x * GP_SEG_WARPS;
-  for (size_t base = ((size_t)blockIdx.x * GP_SEG_WARPS + threadIdx.x / GP_WARP_SIZE) * GP_WARP_SIZE;
-       base < nseg; base += nw * GP_WARP_SIZE) { /* warp-uniform */
+  for (size_t base = ((size_t)blockIdx.x * GP_SEG_WARPS + threadIdx.x / GP_WARP_SIZE) * win;
+       base < nseg; base += nw * win) { /* warp-uniform */
     const size_t s = base + lane;
-    const bool live = s < nseg;
+    const bool live = lane < win && s < nseg;
     const uint64_t b = live ? off[s] : 0, e0 = live ? off[s + 1] : 0;
     const uint64_t e = e0 < b ? b : e0; /* decreasing offsets: nothing (see the header) */
     unsigned cls = 7;                   /* no segment */
@@ -105,7 +105,9 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
       cls = v < 2 ? 0 : v < 4 ? 1 : v < 8 ? 2 : v < 16 ? 3 : v < 32 ? 4 : 5;
     }
     /* long segments: their spans in the map, by the whole warp */
-    for (unsigned m = __ballot_sync(GP_FULL_MASK, cls == 6); m; m &= m - 1) {
+    const unsigned longs = __ballot_sync(GP_FULL_MASK, cls == 6);
+    if (longs && lane == 0) *has_long = epoch;
+    for (unsigned m = longs; m; m &= m - 1) {
       const unsigned src = __ffs(m) - 1;
       const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
       const uint64_t kb = sb / g.c, ke = (se - 1) / g.c;
@@ -166,7 +168,9 @@ __device__ __noinline__ void gp_off_combine(const gp_seg_rec<typename P::S> *rec
 template <typename T, typename P, int ACC_LIMBS>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span_kernel(
     const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, gp_u64 *map,
-    unsigned *tickets, gp_seg_rec<typename P::S> *rec, gp_u64 *limbs, typename P::Out *out) {
+    unsigned *tickets, const unsigned *has_long, unsigned epoch, gp_seg_rec<typename P::S> *rec,
+    gp_u64 *limbs, typename P::Out *out) {
+  if (__ldcg(has_long) != epoch) return; /* no long segment in this call */
   __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
   for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
   __syncthreads();
@@ -208,7 +212,8 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
 /* Scratch: the map (two entries a span), the tickets, the records and their limbs. */
 template <typename P, int ACC_LIMBS> struct gp_off_layout {
   static constexpr size_t MAP = 2 * GP_OFF_MAX_SPANS * sizeof(gp_u64);
-  static constexpr size_t TICKETS = (GP_OFF_MAX_SPANS * sizeof(unsigned) + 255) & ~(size_t)255;
+  /* a ticket a span, then the word that says whether this call has long segments */
+  static constexpr size_t TICKETS = ((GP_OFF_MAX_SPANS + 1) * sizeof(unsigned) + 255) & ~(size_t)255;
   static constexpr size_t REC = (2 * GP_OFF_MAX_SPANS * sizeof(gp_seg_rec<typename P::S>) + 255) & ~(size_t)255;
   static constexpr size_t LIMBS = 2 * GP_OFF_MAX_SPANS * ACC_LIMBS * sizeof(gp_u64);
   static constexpr size_t BYTES = MAP + TICKETS + REC + LIMBS;
@@ -228,16 +233,27 @@ static gp_status gp_off_launch(gp_context *ctx, const void *d_in, const uint64_t
   gp_seg_rec<typename P::S> *rec =
       spans ? reinterpret_cast<gp_seg_rec<typename P::S> *>(w + Lay::MAP + Lay::TICKETS) : NULL;
   gp_u64 *limbs = spans ? reinterpret_cast<gp_u64 *>(w + Lay::MAP + Lay::TICKETS + Lay::REC) : NULL;
-  const size_t warps = (nseg + GP_WARP_SIZE - 1) / GP_WARP_SIZE;
+  unsigned *has_long = spans ? tickets + GP_OFF_MAX_SPANS : NULL;
+  /* this call's mark in has_long: another call's (or the workspace's old bytes) differ */
+  static unsigned calls;
+  const unsigned epoch = __atomic_add_fetch(&calls, 1u, __ATOMIC_RELAXED);
+  /* segments a warp sorts into classes at a time: 32, or fewer so that every resident
+     warp gets about two windows (few segments: each warp's share of the work stays small) */
+  const size_t resident_warps = gp_resident_blocks(ctx, gp_off_seg_kernel<T, P>, GP_SEG_THREADS,
+                                                   per_sm_seg) * GP_SEG_WARPS;
+  const size_t per = nseg / (2 * resident_warps);
+  const unsigned win = per >= GP_WARP_SIZE ? GP_WARP_SIZE : per < 1 ? 1u : (unsigned)per;
+  const size_t windows = (nseg + win - 1) / win;
   const unsigned g = gp_seg_grid(ctx, gp_off_seg_kernel<T, P>, per_sm_seg,
-                                 (warps + GP_SEG_WARPS - 1) / GP_SEG_WARPS);
-  gp_off_seg_kernel<T, P><<<g, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, map, tickets, out);
+                                 (windows + GP_SEG_WARPS - 1) / GP_SEG_WARPS);
+  gp_off_seg_kernel<T, P><<<g, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, win, map, tickets,
+                                                        has_long, epoch, out);
   GP_LAUNCH_CHECK(ctx, "gp_off_seg_kernel", g, GP_SEG_THREADS, 0);
   if (!spans) return GP_OK;
   const unsigned gs = gp_seg_grid(ctx, gp_off_span_kernel<T, P, ACC_LIMBS>, per_sm_span,
                                   (size_t)(GP_OFF_MAX_SPANS / GP_SEG_WARPS));
   gp_off_span_kernel<T, P, ACC_LIMBS><<<gs, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, map, tickets,
-                                                                     rec, limbs, out);
+                                                                     has_long, epoch, rec, limbs, out);
   GP_LAUNCH_CHECK(ctx, "gp_off_span_kernel", gs, GP_SEG_THREADS, 0);
   return GP_OK;
 }
