@@ -5,20 +5,22 @@
  * The elements [offsets[0], offsets[nseg]) are cut into spans of C elements (8 KB, C
  * doubling until there are at most GP_OFF_MAX_SPANS). A segment of at least 2C elements
  * is long; the others are short.
- * - gp_off_seg_kernel: a warp takes 32 consecutive segments and sorts the short ones
- *   into six classes by length: 1, 2, 4, ... 32 lanes a segment (about four 16-byte loads
- *   a lane), so that a warp holding lengths 1 and 2000 side by side spends one round on
- *   the 1s and one on the 2000 (gp_seg_group_one each). For each long segment it writes
- *   the segment's number into the span map: slot 0 of every span it covers from the
- *   span's first element, slot 1 of the span where it starts when it starts inside one
- *   (two long segments cannot start in one span, and only one covers a span's first
- *   element), and zeroes the segment's ticket.
+ * - gp_off_seg_kernel: a warp takes a window of up to 32 consecutive segments and sorts
+ *   the short ones into three classes by length: one lane a segment (up to 16 16-byte
+ *   vectors), eight lanes (up to 16 a lane), or the whole warp, so that a warp holding
+ *   lengths 1 and 2000 side by side spends one round on all the small ones and one on
+ *   the 2000. For each long segment it writes the segment's number into the span map:
+ *   slot 0 of every span it covers from the span's first element, slot 1 of the span
+ *   where it starts when it starts inside one (two long segments cannot start in one
+ *   span, and only one covers a span's first element), and zeroes its tickets.
  * - gp_off_span_kernel: a warp a span. It checks each map entry against the offsets (an
  *   entry left from an earlier call, or workspace garbage, is ignored unless it names
  *   the segment that does own that slot now), reduces the segment's part of the span as
- *   a warp, writes the state (and the superaccumulator limbs when it was used) to the
- *   slot's record, resets the entry, and takes the segment's ticket; the warp that takes
- *   the last ticket merges the segment's records in span order and writes its result.
+ *   a warp, writes the state (and the superaccumulator limbs when they were used) to the
+ *   slot's record, resets the entry, and takes the ticket of its group of 32 spans; the
+ *   warp that completes a group merges the group's records into a group record and
+ *   takes the segment's ticket, and the warp that completes the segment merges the
+ *   group records and writes its result.
  * So a segment of 2^20 elements is read by 128+ warps at once, not by one group, and
  * the results do not depend on which warp finished first (every merge is exact). */
 #include "cuda/reduce/reduce_segments.cuh"
@@ -28,6 +30,7 @@
 #define GP_OFF_SPAN_BYTES 8192u /* the smallest span */
 #endif
 #define GP_OFF_MAX_SPANS ((uint64_t)8192)
+#define GP_OFF_GROUP 32u /* spans whose records one warp merges */
 #define GP_OFF_NONE (~0ull) /* an empty map entry */
 
 /* How the call's elements are cut into spans. */
@@ -67,11 +70,11 @@ __device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
   return pos;
 }
 
-/* The warp's segments of one class (bit i of mask: segment base + i, whose [b, e) lane i
- * holds), 32 / G at a time, G lanes each. */
+/* The window's segments of one class (bit i of mask: segment base + i, whose [b, e)
+ * lane i holds), 32 / G at a time, G lanes each (gp_seg_group_one). */
 template <typename T, typename P, unsigned G>
-__device__ __forceinline__ void gp_off_class(const T *__restrict__ in, uint64_t b, uint64_t e,
-                                             unsigned mask, size_t base, typename P::Out *out) {
+__device__ __forceinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b, uint64_t e,
+                                              unsigned mask, size_t base, typename P::Out *out) {
   constexpr unsigned PER = GP_WARP_SIZE / G;
   const unsigned grp = (threadIdx.x % GP_WARP_SIZE) / G;
   while (mask) { /* warp-uniform */
@@ -84,43 +87,64 @@ __device__ __forceinline__ void gp_off_class(const T *__restrict__ in, uint64_t 
   }
 }
 
+/* [b, e) by the whole warp: lane 0 gets the state, what left it is in acc (the warp's).
+ * Out of line: its loop gets the registers that the callers' loops keep. */
 template <typename T, typename P>
+__device__ __noinline__ typename P::S gp_off_warp_part(const T *__restrict__ in, uint64_t b,
+                                                       uint64_t e, gp_u64 *acc) {
+  typename P::S st = P::init();
+  gp_seg_range(in, b, e, threadIdx.x % GP_WARP_SIZE, GP_WARP_SIZE, [&](T x) { P::step(st, x, acc); });
+  st = gp_seg_warp_tree<P>(st, acc);
+  __syncwarp();
+  return st;
+}
+
+template <typename T, typename P, int ACC_LIMBS>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_kernel(
     const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, unsigned win,
-    gp_u64 *map, unsigned *tickets, unsigned *has_long, unsigned epoch, typename P::Out *out) {
+    gp_u64 *map, unsigned *t_group, unsigned *t_seg, unsigned *has_long, unsigned epoch,
+    typename P::Out *out) {
+  __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
+  for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
+  __syncthreads();
   const gp_off_geo g = gp_off_geo_of<T>(off[0], off[nseg]);
-  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
+  gp_u64 *acc = sacc[warp];
+  constexpr uint64_t W = 16 / sizeof(T);
   const size_t nw = (size_t)gridDim.x * GP_SEG_WARPS;
-  for (size_t base = ((size_t)blockIdx.x * GP_SEG_WARPS + threadIdx.x / GP_WARP_SIZE) * win;
-       base < nseg; base += nw * win) { /* warp-uniform */
+  for (size_t base = ((size_t)blockIdx.x * GP_SEG_WARPS + warp) * win; base < nseg;
+       base += nw * win) { /* warp-uniform */
     const size_t s = base + lane;
     const bool live = lane < win && s < nseg;
     const uint64_t b = live ? off[s] : 0, e0 = live ? off[s + 1] : 0;
     const uint64_t e = e0 < b ? b : e0; /* decreasing offsets: nothing (see the header) */
-    unsigned cls = 7;                   /* no segment */
-    if (live && gp_off_long(g, b, e)) {
-      cls = 6;
-    } else if (live) {
-      const uint64_t v = (e - b) / (4 * (16 / sizeof(T)));
-      cls = v < 2 ? 0 : v < 4 ? 1 : v < 8 ? 2 : v < 16 ? 3 : v < 32 ? 4 : 5;
-    }
-    /* long segments: their spans in the map, by the whole warp */
-    const unsigned longs = __ballot_sync(GP_FULL_MASK, cls == 6);
+    const bool lng = live && gp_off_long(g, b, e);
+    const uint64_t len = e - b;
+    const unsigned one = __ballot_sync(GP_FULL_MASK, live && !lng && len < 16 * W);
+    const unsigned eight = __ballot_sync(GP_FULL_MASK, live && !lng && len >= 16 * W && len < 128 * W);
+    const unsigned whole = __ballot_sync(GP_FULL_MASK, live && !lng && len >= 128 * W);
+    const unsigned longs = __ballot_sync(GP_FULL_MASK, lng);
+    /* long segments: their spans in the map and their tickets zeroed, by the whole warp */
     if (longs && lane == 0) *has_long = epoch;
     for (unsigned m = longs; m; m &= m - 1) {
       const unsigned src = __ffs(m) - 1;
       const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
       const uint64_t kb = sb / g.c, ke = (se - 1) / g.c;
-      for (uint64_t k = kb + lane; k <= ke; k += GP_WARP_SIZE)
+      for (uint64_t k = kb + lane; k <= ke; k += GP_WARP_SIZE) {
         map[2 * (k - g.k0) + (k == kb && sb > kb * g.c ? 1 : 0)] = base + src;
-      if (lane == 0) tickets[kb - g.k0] = 0;
+        if ((k - kb) % GP_OFF_GROUP == GP_OFF_GROUP - 1 || k == ke) t_group[k - g.k0] = 0;
+      }
+      if (lane == 0) t_seg[kb - g.k0] = 0;
     }
-    gp_off_class<T, P, 1>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 0), base, out);
-    gp_off_class<T, P, 2>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 1), base, out);
-    gp_off_class<T, P, 4>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 2), base, out);
-    gp_off_class<T, P, 8>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 3), base, out);
-    gp_off_class<T, P, 16>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 4), base, out);
-    gp_off_class<T, P, 32>(in, b, e, __ballot_sync(GP_FULL_MASK, cls == 5), base, out);
+    if (one) gp_off_groups<T, P, 1>(in, b, e, one, base, out);
+    if (eight) gp_off_groups<T, P, 8>(in, b, e, eight, base, out);
+    for (unsigned m = whole; m; m &= m - 1) { /* the whole warp, one segment at a time */
+      const unsigned src = __ffs(m) - 1;
+      const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
+      const typename P::S st = gp_off_warp_part<T, P>(in, sb, se, acc);
+      if (lane == 0) out[base + src] = P::finish(st, acc);
+      __syncwarp();
+    }
   }
 }
 
@@ -143,33 +167,40 @@ template <typename R> __device__ __forceinline__ R gp_off_ld_rec(const R *p) {
   return u.r;
 }
 
-/* By the warp that took a long segment's last ticket: the records of its n spans (rec,
- * limbs: those of its first span; slot 1 there when the segment starts inside it) merged
- * in span order, the result to *out. Out of line: the span loop keeps its registers. */
+/* Lane 0 gets the merge of n records in order, their used limbs added into acc: with
+ * groups 0, the span records of spans k .. k + n - 1 (slot 1 in span kb when first_slot);
+ * with groups 1, the group records of the segment's n groups (each at its last span).
+ * Out of line: the span loop keeps its registers. */
 template <typename P, int ACC_LIMBS>
-__device__ __noinline__ void gp_off_combine(const gp_seg_rec<typename P::S> *rec,
-                                            const gp_u64 *limbs, uint64_t n, unsigned first_slot,
-                                            gp_u64 *acc, typename P::Out *out) {
+__device__ __noinline__ typename P::S gp_off_gather(const gp_seg_rec<typename P::S> *rec,
+                                                    const gp_u64 *limbs, int groups, uint64_t k,
+                                                    uint64_t n, uint64_t kb, uint64_t ke,
+                                                    uint64_t k0, unsigned first_slot, gp_u64 *acc) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
-  for (uint64_t j = lane; j < n; j += GP_WARP_SIZE) {
-    const size_t r = 2 * j + (j == 0 ? first_slot : 0);
-    if (__ldcg(&rec[r].dirty)) P::load(acc, limbs + r * ACC_LIMBS);
-  }
-  __syncwarp();
   typename P::S st = P::init();
-  for (uint64_t j = lane; j < n; j += GP_WARP_SIZE)
-    P::merge(st, gp_off_ld_rec(rec + 2 * j + (j == 0 ? first_slot : 0)).s, acc);
+  for (uint64_t j = lane; j < n; j += GP_WARP_SIZE) {
+    size_t r;
+    if (groups) {
+      const uint64_t last = k + GP_OFF_GROUP * j + GP_OFF_GROUP - 1;
+      r = (last < ke ? last : ke) - k0;
+    } else {
+      r = 2 * (k + j - k0) + (k + j == kb ? first_slot : 0);
+    }
+    const gp_seg_rec<typename P::S> x = gp_off_ld_rec(rec + r);
+    if (x.dirty) P::load(acc, limbs + r * ACC_LIMBS);
+    P::merge(st, x.s, acc);
+  }
   st = gp_seg_warp_tree<P>(st, acc);
   __syncwarp();
-  if (lane == 0) *out = P::finish(st, acc);
-  __syncwarp();
+  return st;
 }
 
 template <typename T, typename P, int ACC_LIMBS>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span_kernel(
     const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, gp_u64 *map,
-    unsigned *tickets, const unsigned *has_long, unsigned epoch, gp_seg_rec<typename P::S> *rec,
-    gp_u64 *limbs, typename P::Out *out) {
+    unsigned *t_group, unsigned *t_seg, const unsigned *has_long, unsigned epoch,
+    gp_seg_rec<typename P::S> *rec, gp_u64 *limbs, gp_seg_rec<typename P::S> *grec,
+    gp_u64 *glimbs, typename P::Out *out) {
   if (__ldcg(has_long) != epoch) return; /* no long segment in this call */
   __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
   for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
@@ -179,7 +210,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
   gp_u64 *acc = sacc[warp];
   const size_t nwarps = (size_t)gridDim.x * GP_SEG_WARPS;
   for (size_t t = (size_t)blockIdx.x * GP_SEG_WARPS + warp; t < g.spans; t += nwarps) {
-    const uint64_t cb = (g.k0 + t) * g.c, ce = cb + g.c;
+    const uint64_t k = g.k0 + t, cb = k * g.c, ce = cb + g.c;
     gp_u64 ent = lane < 2 ? __ldcg(map + 2 * t + lane) : GP_OFF_NONE;
     if (lane < 2 && ent != GP_OFF_NONE) map[2 * t + lane] = GP_OFF_NONE; /* for the next call */
     for (unsigned slot = 0; slot < 2; slot++) {
@@ -187,73 +218,101 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
       if (s >= nseg) continue; /* warp-uniform from here on */
       const uint64_t b = off[s], e = off[s + 1];
       if (!gp_off_long(g, b, e) || (slot == 0 ? !(b <= cb && cb < e) : !(cb < b && b < ce))) continue;
-      typename P::S st = P::init();
-      gp_seg_range(in, b > cb ? b : cb, e < ce ? e : ce, lane, GP_WARP_SIZE,
-                   [&](T x) { P::step(st, x, acc); });
-      st = gp_seg_warp_tree<P>(st, acc);
-      __syncwarp();
+      typename P::S st = gp_off_warp_part<T, P>(in, b > cb ? b : cb, e < ce ? e : ce, acc);
       const uint64_t kb = b / g.c, ke = (e - 1) / g.c;
+      const uint64_t gfirst = kb + (k - kb) / GP_OFF_GROUP * GP_OFF_GROUP;
+      const uint64_t glast = gfirst + GP_OFF_GROUP - 1 < ke ? gfirst + GP_OFF_GROUP - 1 : ke;
+      const uint64_t ngroups = (ke - kb) / GP_OFF_GROUP + 1;
+      const unsigned first_slot = b > kb * g.c ? 1 : 0;
       unsigned done = 0;
       if (lane == 0) {
         const size_t r = 2 * t + slot;
         const gp_u64 dirty = acc[ACC_LIMBS - 1]; /* the flag word: nonzero once anything left */
         if (dirty) P::save(acc, limbs + r * ACC_LIMBS);
         rec[r] = {st, dirty};
-        done = gp_off_ticket(tickets + (kb - g.k0)) == (unsigned)(ke - kb);
+        done = gp_off_ticket(t_group + (glast - g.k0)) == (unsigned)(glast - gfirst);
       }
+      __syncwarp(); /* lane 0's writes to acc before the other lanes' loads into it */
       if (!__shfl_sync(GP_FULL_MASK, done, 0)) continue;
-      gp_off_combine<P, ACC_LIMBS>(rec + 2 * (kb - g.k0), limbs + 2 * (kb - g.k0) * ACC_LIMBS,
-                                   ke - kb + 1, b > kb * g.c ? 1 : 0, acc, out + s);
+      /* this warp completed a group of spans */
+      st = gp_off_gather<P, ACC_LIMBS>(rec, limbs, 0, gfirst, glast - gfirst + 1, kb, ke, g.k0,
+                                       first_slot, acc);
+      if (ngroups > 1) {
+        done = 0;
+        if (lane == 0) {
+          const size_t r = glast - g.k0;
+          const gp_u64 dirty = acc[ACC_LIMBS - 1];
+          if (dirty) P::save(acc, glimbs + r * ACC_LIMBS);
+          grec[r] = {st, dirty};
+          done = gp_off_ticket(t_seg + (kb - g.k0)) == (unsigned)(ngroups - 1);
+        }
+        __syncwarp();
+        if (!__shfl_sync(GP_FULL_MASK, done, 0)) continue;
+        /* and the segment's last group */
+        st = gp_off_gather<P, ACC_LIMBS>(grec, glimbs, 1, kb, ngroups, kb, ke, g.k0, 0, acc);
+      }
+      if (lane == 0) out[s] = P::finish(st, acc);
+      __syncwarp();
     }
   }
 }
 
 /* ---- launch ------------------------------------------------------------------------- */
-/* Scratch: the map (two entries a span), the tickets, the records and their limbs. */
+/* Scratch, in this order: the map (two entries a span); the group tickets, the segment
+ * tickets (a word a span each) and the word that says whether this call has long
+ * segments; the span records (two a span) and their limbs; the group records (one a
+ * span: a group's sits at its last span) and their limbs. */
 template <typename P, int ACC_LIMBS> struct gp_off_layout {
+  typedef gp_seg_rec<typename P::S> R;
+  static constexpr size_t up(size_t x) { return (x + 255) & ~(size_t)255; }
   static constexpr size_t MAP = 2 * GP_OFF_MAX_SPANS * sizeof(gp_u64);
-  /* a ticket a span, then the word that says whether this call has long segments */
-  static constexpr size_t TICKETS = ((GP_OFF_MAX_SPANS + 1) * sizeof(unsigned) + 255) & ~(size_t)255;
-  static constexpr size_t REC = (2 * GP_OFF_MAX_SPANS * sizeof(gp_seg_rec<typename P::S>) + 255) & ~(size_t)255;
-  static constexpr size_t LIMBS = 2 * GP_OFF_MAX_SPANS * ACC_LIMBS * sizeof(gp_u64);
-  static constexpr size_t BYTES = MAP + TICKETS + REC + LIMBS;
+  static constexpr size_t TICKETS = up((2 * GP_OFF_MAX_SPANS + 1) * sizeof(unsigned));
+  static constexpr size_t REC = up(2 * GP_OFF_MAX_SPANS * sizeof(R));
+  static constexpr size_t LIMBS = up(2 * GP_OFF_MAX_SPANS * ACC_LIMBS * sizeof(gp_u64));
+  static constexpr size_t GREC = up(GP_OFF_MAX_SPANS * sizeof(R));
+  static constexpr size_t GLIMBS = GP_OFF_MAX_SPANS * ACC_LIMBS * sizeof(gp_u64);
+  static constexpr size_t BYTES = MAP + TICKETS + REC + LIMBS + GREC + GLIMBS;
 };
 
 template <typename T, typename P, int ACC_LIMBS>
 static gp_status gp_off_launch(gp_context *ctx, const void *d_in, const uint64_t *d_off, size_t nseg,
                                int spans, void *scratch, void *d_out) {
   typedef gp_off_layout<P, ACC_LIMBS> Lay;
+  typedef typename Lay::R R;
   static int per_sm_seg[GP_RESIDENT_MAX_DEVICES], per_sm_span[GP_RESIDENT_MAX_DEVICES];
   const T *in = static_cast<const T *>(d_in);
   typename P::Out *out = static_cast<typename P::Out *>(d_out);
   cudaStream_t st = (cudaStream_t)ctx->stream;
-  char *w = static_cast<char *>(scratch);
-  gp_u64 *map = spans ? reinterpret_cast<gp_u64 *>(w) : NULL;
-  unsigned *tickets = spans ? reinterpret_cast<unsigned *>(w + Lay::MAP) : NULL;
-  gp_seg_rec<typename P::S> *rec =
-      spans ? reinterpret_cast<gp_seg_rec<typename P::S> *>(w + Lay::MAP + Lay::TICKETS) : NULL;
-  gp_u64 *limbs = spans ? reinterpret_cast<gp_u64 *>(w + Lay::MAP + Lay::TICKETS + Lay::REC) : NULL;
-  unsigned *has_long = spans ? tickets + GP_OFF_MAX_SPANS : NULL;
+  char *w = spans ? static_cast<char *>(scratch) : NULL;
+  gp_u64 *map = reinterpret_cast<gp_u64 *>(w);
+  unsigned *t_group = spans ? reinterpret_cast<unsigned *>(w + Lay::MAP) : NULL;
+  unsigned *t_seg = spans ? t_group + GP_OFF_MAX_SPANS : NULL;
+  unsigned *has_long = spans ? t_seg + GP_OFF_MAX_SPANS : NULL;
+  char *recs = spans ? w + Lay::MAP + Lay::TICKETS : NULL;
+  R *rec = reinterpret_cast<R *>(recs);
+  gp_u64 *limbs = spans ? reinterpret_cast<gp_u64 *>(recs + Lay::REC) : NULL;
+  R *grec = spans ? reinterpret_cast<R *>(recs + Lay::REC + Lay::LIMBS) : NULL;
+  gp_u64 *glimbs = spans ? reinterpret_cast<gp_u64 *>(recs + Lay::REC + Lay::LIMBS + Lay::GREC) : NULL;
   /* this call's mark in has_long: another call's (or the workspace's old bytes) differ */
   static unsigned calls;
   const unsigned epoch = __atomic_add_fetch(&calls, 1u, __ATOMIC_RELAXED);
   /* segments a warp sorts into classes at a time: 32, or fewer so that every resident
      warp gets about two windows (few segments: each warp's share of the work stays small) */
-  const size_t resident_warps = gp_resident_blocks(ctx, gp_off_seg_kernel<T, P>, GP_SEG_THREADS,
-                                                   per_sm_seg) * GP_SEG_WARPS;
+  const size_t resident_warps = gp_resident_blocks(ctx, gp_off_seg_kernel<T, P, ACC_LIMBS>,
+                                                   GP_SEG_THREADS, per_sm_seg) * GP_SEG_WARPS;
   const size_t per = nseg / (2 * resident_warps);
   const unsigned win = per >= GP_WARP_SIZE ? GP_WARP_SIZE : per < 1 ? 1u : (unsigned)per;
   const size_t windows = (nseg + win - 1) / win;
-  const unsigned g = gp_seg_grid(ctx, gp_off_seg_kernel<T, P>, per_sm_seg,
+  const unsigned g = gp_seg_grid(ctx, gp_off_seg_kernel<T, P, ACC_LIMBS>, per_sm_seg,
                                  (windows + GP_SEG_WARPS - 1) / GP_SEG_WARPS);
-  gp_off_seg_kernel<T, P><<<g, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, win, map, tickets,
-                                                        has_long, epoch, out);
+  gp_off_seg_kernel<T, P, ACC_LIMBS><<<g, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, win, map, t_group,
+                                                                   t_seg, has_long, epoch, out);
   GP_LAUNCH_CHECK(ctx, "gp_off_seg_kernel", g, GP_SEG_THREADS, 0);
   if (!spans) return GP_OK;
   const unsigned gs = gp_seg_grid(ctx, gp_off_span_kernel<T, P, ACC_LIMBS>, per_sm_span,
                                   (size_t)(GP_OFF_MAX_SPANS / GP_SEG_WARPS));
-  gp_off_span_kernel<T, P, ACC_LIMBS><<<gs, GP_SEG_THREADS, 0, st>>>(in, d_off, nseg, map, tickets,
-                                                                     has_long, epoch, rec, limbs, out);
+  gp_off_span_kernel<T, P, ACC_LIMBS><<<gs, GP_SEG_THREADS, 0, st>>>(
+      in, d_off, nseg, map, t_group, t_seg, has_long, epoch, rec, limbs, grec, glimbs, out);
   GP_LAUNCH_CHECK(ctx, "gp_off_span_kernel", gs, GP_SEG_THREADS, 0);
   return GP_OK;
 }
