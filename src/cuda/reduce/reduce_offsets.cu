@@ -70,23 +70,6 @@ __device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
   return pos;
 }
 
-/* The window's segments of one class (bit i of mask: segment base + i, whose [b, e)
- * lane i holds), 32 / G at a time, G lanes each (gp_seg_group_one). */
-template <typename T, typename P, unsigned G>
-__device__ __forceinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b, uint64_t e,
-                                              unsigned mask, size_t base, typename P::Out *out) {
-  constexpr unsigned PER = GP_WARP_SIZE / G;
-  const unsigned grp = (threadIdx.x % GP_WARP_SIZE) / G;
-  while (mask) { /* warp-uniform */
-    const unsigned cnt = __popc(mask);
-    const bool live = grp < cnt;
-    const unsigned src = gp_off_nth_bit(mask, live ? grp : 0);
-    const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
-    gp_seg_group_one<T, P, G>(in, live ? sb : 0, live ? se : 0, live, out + base + src);
-    mask = cnt <= PER ? 0u : mask & ~((2u << gp_off_nth_bit(mask, PER - 1)) - 1u);
-  }
-}
-
 /* [b, e) by the whole warp: lane 0 gets the state, what left it is in acc (the warp's).
  * Out of line: its loop gets the registers that the callers' loops keep. */
 template <typename T, typename P>
@@ -99,6 +82,45 @@ __device__ __noinline__ typename P::S gp_off_warp_part(const T *__restrict__ in,
   return st;
 }
 
+/* The window's segments of one class (bit i of mask: segment sid of lane i, whose
+ * [b, e) lane i holds), 32 / G at a time, G lanes each (gp_seg_group_one). */
+template <typename T, typename P, unsigned G>
+__device__ __forceinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b, uint64_t e,
+                                              size_t sid, unsigned mask, typename P::Out *out) {
+  constexpr unsigned PER = GP_WARP_SIZE / G;
+  const unsigned grp = (threadIdx.x % GP_WARP_SIZE) / G;
+  while (mask) { /* warp-uniform */
+    const unsigned cnt = __popc(mask);
+    const bool live = grp < cnt;
+    const unsigned src = gp_off_nth_bit(mask, live ? grp : 0);
+    const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
+    const size_t ss = __shfl_sync(GP_FULL_MASK, sid, src);
+    gp_seg_group_one<T, P, G>(in, live ? sb : 0, live ? se : 0, live, out + ss);
+    mask = cnt <= PER ? 0u : mask & ~((2u << gp_off_nth_bit(mask, PER - 1)) - 1u);
+  }
+}
+
+/* A long segment [b, e) (number sid) into the map, its tickets zeroed; by the warp. */
+__device__ __forceinline__ void gp_off_mark(const gp_off_geo &g, uint64_t b, uint64_t e, size_t sid,
+                                            gp_u64 *map, unsigned *t_group, unsigned *t_seg) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  const uint64_t kb = b / g.c;
+  const unsigned n = (unsigned)((e - 1) / g.c - kb) + 1; /* spans, at most GP_OFF_MAX_SPANS */
+  gp_u64 *m = map + 2 * (kb - g.k0);
+  unsigned *tg = t_group + (kb - g.k0);
+  if (lane == 0) {
+    m[b > kb * g.c ? 1 : 0] = sid;
+    t_seg[kb - g.k0] = 0;
+  }
+  for (unsigned j = lane + 1; j < n; j += GP_WARP_SIZE) m[2 * j] = sid;
+  for (unsigned j = GP_OFF_GROUP * lane + GP_OFF_GROUP - 1; j < n + GP_OFF_GROUP - 1;
+       j += GP_OFF_GROUP * GP_WARP_SIZE)
+    tg[j < n ? j : n - 1] = 0; /* each group's ticket sits at its last span */
+}
+
+/* Segments are taken in windows of up to 32 (win), lane i of warp w holding segment
+ * w + i * (warps) in each block of warps * win segments, so that the warps' current
+ * segments lie close together in memory. */
 template <typename T, typename P, int ACC_LIMBS>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_kernel(
     const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, unsigned win,
@@ -111,38 +133,36 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
   const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
   gp_u64 *acc = sacc[warp];
   constexpr uint64_t W = 16 / sizeof(T);
+  /* lanes a short segment needs: 1 up to 16 vectors, 8 up to 128, else the warp; with
+     few segments a window (win <= 4), at least 8, and with one, the warp */
+  const uint64_t small = win == 1 ? 0 : win <= 4 ? 0 : 16 * W, mid = win == 1 ? 0 : 128 * W;
   const size_t nw = (size_t)gridDim.x * GP_SEG_WARPS;
-  for (size_t base = ((size_t)blockIdx.x * GP_SEG_WARPS + warp) * win; base < nseg;
+  for (size_t base = (size_t)blockIdx.x * GP_SEG_WARPS + warp; base < nseg;
        base += nw * win) { /* warp-uniform */
-    const size_t s = base + lane;
+    const size_t s = base + (size_t)lane * nw;
     const bool live = lane < win && s < nseg;
     const uint64_t b = live ? off[s] : 0, e0 = live ? off[s + 1] : 0;
     const uint64_t e = e0 < b ? b : e0; /* decreasing offsets: nothing (see the header) */
     const bool lng = live && gp_off_long(g, b, e);
     const uint64_t len = e - b;
-    const unsigned one = __ballot_sync(GP_FULL_MASK, live && !lng && len < 16 * W);
-    const unsigned eight = __ballot_sync(GP_FULL_MASK, live && !lng && len >= 16 * W && len < 128 * W);
-    const unsigned whole = __ballot_sync(GP_FULL_MASK, live && !lng && len >= 128 * W);
+    const unsigned one = __ballot_sync(GP_FULL_MASK, live && !lng && len < small);
+    const unsigned eight = __ballot_sync(GP_FULL_MASK, live && !lng && len >= small && len < mid);
+    const unsigned whole = __ballot_sync(GP_FULL_MASK, live && !lng && len >= mid);
     const unsigned longs = __ballot_sync(GP_FULL_MASK, lng);
-    /* long segments: their spans in the map and their tickets zeroed, by the whole warp */
     if (longs && lane == 0) *has_long = epoch;
-    for (unsigned m = longs; m; m &= m - 1) {
+    for (unsigned m = longs; m; m &= m - 1) { /* long segments: the span kernel's */
       const unsigned src = __ffs(m) - 1;
-      const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
-      const uint64_t kb = sb / g.c, ke = (se - 1) / g.c;
-      for (uint64_t k = kb + lane; k <= ke; k += GP_WARP_SIZE) {
-        map[2 * (k - g.k0) + (k == kb && sb > kb * g.c ? 1 : 0)] = base + src;
-        if ((k - kb) % GP_OFF_GROUP == GP_OFF_GROUP - 1 || k == ke) t_group[k - g.k0] = 0;
-      }
-      if (lane == 0) t_seg[kb - g.k0] = 0;
+      gp_off_mark(g, __shfl_sync(GP_FULL_MASK, b, src), __shfl_sync(GP_FULL_MASK, e, src),
+                  __shfl_sync(GP_FULL_MASK, s, src), map, t_group, t_seg);
     }
-    if (one) gp_off_groups<T, P, 1>(in, b, e, one, base, out);
-    if (eight) gp_off_groups<T, P, 8>(in, b, e, eight, base, out);
+    if (one) gp_off_groups<T, P, 1>(in, b, e, s, one, out);
+    if (eight) gp_off_groups<T, P, 8>(in, b, e, s, eight, out);
     for (unsigned m = whole; m; m &= m - 1) { /* the whole warp, one segment at a time */
       const unsigned src = __ffs(m) - 1;
       const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
+      const size_t ss = __shfl_sync(GP_FULL_MASK, s, src);
       const typename P::S st = gp_off_warp_part<T, P>(in, sb, se, acc);
-      if (lane == 0) out[base + src] = P::finish(st, acc);
+      if (lane == 0) out[ss] = P::finish(st, acc);
       __syncwarp();
     }
   }
