@@ -32,6 +32,14 @@
 #define GP_OFF_MAX_SPANS ((uint64_t)8192)
 #define GP_OFF_GROUP 32u /* spans whose records one warp merges */
 #define GP_OFF_NONE (~0ull) /* an empty map entry */
+/* 1: the warp's pass over a segment (gp_off_warp_part) out of line */
+#ifndef GP_OFF_PART_OOL
+#define GP_OFF_PART_OOL 1
+#endif
+/* 1: a window's segments strided across the warps; 0: consecutive */
+#ifndef GP_OFF_STRIDED
+#define GP_OFF_STRIDED 1
+#endif
 
 /* How the call's elements are cut into spans. */
 struct gp_off_geo {
@@ -73,7 +81,12 @@ __device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
 /* [b, e) by the whole warp: lane 0 gets the state, what left it is in acc (the warp's).
  * Out of line: its loop gets the registers that the callers' loops keep. */
 template <typename T, typename P>
-__device__ __noinline__ typename P::S gp_off_warp_part(const T *__restrict__ in, uint64_t b,
+#if GP_OFF_PART_OOL
+__device__ __noinline__
+#else
+__device__ __forceinline__
+#endif
+typename P::S gp_off_warp_part(const T *__restrict__ in, uint64_t b,
                                                        uint64_t e, gp_u64 *acc) {
   typename P::S st = P::init();
   gp_seg_range(in, b, e, threadIdx.x % GP_WARP_SIZE, GP_WARP_SIZE, [&](T x) { P::step(st, x, acc); });
@@ -118,9 +131,10 @@ __device__ __forceinline__ void gp_off_mark(const gp_off_geo &g, uint64_t b, uin
     tg[j < n ? j : n - 1] = 0; /* each group's ticket sits at its last span */
 }
 
-/* Segments are taken in windows of up to 32 (win), lane i of warp w holding segment
- * w + i * (warps) in each block of warps * win segments, so that the warps' current
- * segments lie close together in memory. */
+/* Segments are taken in windows of up to 32 (win): with GP_OFF_STRIDED, lane i of warp
+ * w holds segment w + i * (warps) in each block of warps * win segments, so that the
+ * warps' current segments lie close together in memory; else win consecutive ones.
+ * Empty segments take the one-lane class (its groups write the empty result). */
 template <typename T, typename P, int ACC_LIMBS>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_kernel(
     const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, unsigned win,
@@ -137,17 +151,17 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
      few segments a window (win <= 4), at least 8, and with one, the warp */
   const uint64_t small = win == 1 ? 0 : win <= 4 ? 0 : 16 * W, mid = win == 1 ? 0 : 128 * W;
   const size_t nw = (size_t)gridDim.x * GP_SEG_WARPS;
-  for (size_t base = (size_t)blockIdx.x * GP_SEG_WARPS + warp; base < nseg;
-       base += nw * win) { /* warp-uniform */
-    const size_t s = base + (size_t)lane * nw;
+  const size_t w0 = (size_t)blockIdx.x * GP_SEG_WARPS + warp;
+  for (size_t base = GP_OFF_STRIDED ? w0 : w0 * win; base < nseg; base += nw * win) { /* warp-uniform */
+    const size_t s = GP_OFF_STRIDED ? base + (size_t)lane * nw : base + lane;
     const bool live = lane < win && s < nseg;
     const uint64_t b = live ? off[s] : 0, e0 = live ? off[s + 1] : 0;
     const uint64_t e = e0 < b ? b : e0; /* decreasing offsets: nothing (see the header) */
     const bool lng = live && gp_off_long(g, b, e);
     const uint64_t len = e - b;
-    const unsigned one = __ballot_sync(GP_FULL_MASK, live && !lng && len < small);
-    const unsigned eight = __ballot_sync(GP_FULL_MASK, live && !lng && len >= small && len < mid);
-    const unsigned whole = __ballot_sync(GP_FULL_MASK, live && !lng && len >= mid);
+    const unsigned one = __ballot_sync(GP_FULL_MASK, live && !lng && (len < small || len == 0));
+    const unsigned eight = __ballot_sync(GP_FULL_MASK, live && !lng && len && len >= small && len < mid);
+    const unsigned whole = __ballot_sync(GP_FULL_MASK, live && !lng && len && len >= mid);
     const unsigned longs = __ballot_sync(GP_FULL_MASK, lng);
     if (longs && lane == 0) *has_long = epoch;
     for (unsigned m = longs; m; m &= m - 1) { /* long segments: the span kernel's */
