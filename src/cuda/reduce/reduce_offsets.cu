@@ -88,9 +88,10 @@ __device__ __forceinline__ typename P::S gp_off_warp_part(const T *__restrict__ 
 }
 
 /* The window's segments of one class (bit i of mask: segment sid of lane i, whose
- * [b, e) lane i holds), 32 / G at a time, G lanes each (gp_seg_group_one). */
+ * [b, e) lane i holds), 32 / G at a time, G lanes each (gp_seg_group_one). Out of line:
+ * inline, the offsets kernel's F32 SUM spilled 216 bytes where it spills 128. */
 template <typename T, typename P, unsigned G>
-__device__ __forceinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b, uint64_t e,
+__device__ __noinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b, uint64_t e,
                                               size_t sid, unsigned mask, typename P::Out *out) {
   constexpr unsigned PER = GP_WARP_SIZE / G;
   const unsigned grp = (threadIdx.x % GP_WARP_SIZE) / G;
@@ -136,9 +137,11 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
     gp_u64 *map, unsigned *t_group, unsigned *t_seg, unsigned *has_long, unsigned epoch,
     typename P::Out *out) {
   __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
+  __shared__ gp_off_geo sg; /* in shared memory: in registers it crowded the warp's pass */
   for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
+  if (threadIdx.x == 0) sg = gp_off_geo_of<T>(off[0], off[nseg]);
   __syncthreads();
-  const gp_off_geo g = gp_off_geo_of<T>(off[0], off[nseg]);
+  const gp_off_geo &g = sg;
   const unsigned lane = threadIdx.x % GP_WARP_SIZE, warp = threadIdx.x / GP_WARP_SIZE;
   gp_u64 *acc = sacc[warp];
   constexpr uint64_t W = 16 / sizeof(T);
