@@ -74,9 +74,8 @@ __device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
 }
 
 /* [b, e) by the whole warp: lane 0 gets the state, what left it is in acc (the warp's).
- * Inline: out of line (its loop with registers of its own) the offsets kernel took
- * 0.82x CUB's time on uniform 1..2048 lengths at 2^24 against 0.78x, and 2^27 0.96x
- * against 0.90x (s21-d). */
+ * Inline: on uniform 1..2048 lengths the call ran at 0.82x CUB's speed at 2^24 and 0.96x
+ * at 2^27, against 0.78x and 0.90x with this pass out of line (s21-d). */
 template <typename T, typename P>
 __device__ __forceinline__ typename P::S gp_off_warp_part(const T *__restrict__ in, uint64_t b,
                                                        uint64_t e, gp_u64 *acc) {
@@ -92,7 +91,7 @@ __device__ __forceinline__ typename P::S gp_off_warp_part(const T *__restrict__ 
  * inline, the offsets kernel's F32 SUM spilled 216 bytes where it spills 128. */
 template <typename T, typename P, unsigned G>
 __device__ __noinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b, uint64_t e,
-                                              size_t sid, unsigned mask, typename P::Out *out) {
+                                           size_t sid, unsigned mask, typename P::Out *out) {
   constexpr unsigned PER = GP_WARP_SIZE / G;
   const unsigned grp = (threadIdx.x % GP_WARP_SIZE) / G;
   while (mask) { /* warp-uniform */
@@ -147,7 +146,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
   constexpr uint64_t W = 16 / sizeof(T);
   /* lanes a short segment needs: 1 up to 16 vectors, 8 up to 128, else the warp; with
      few segments a window (win <= 4), at least 8, and with one, the warp */
-  const uint64_t small = win == 1 ? 0 : win <= 4 ? 0 : 16 * W, mid = win == 1 ? 0 : 128 * W;
+  const uint64_t small = win <= 4 ? 0 : 16 * W, mid = win == 1 ? 0 : 128 * W;
   const size_t nw = (size_t)gridDim.x * GP_SEG_WARPS;
   const size_t w0 = (size_t)blockIdx.x * GP_SEG_WARPS + warp;
   const bool strided = win < GP_WARP_SIZE;
