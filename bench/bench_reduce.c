@@ -521,6 +521,21 @@ static int time_arg(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *i
   return rc || !ours.ok;
 }
 
+/* Our segmented row, then CUB's when it ran (its peer freed). */
+static void emit_seg(gpb_bench *b, extra_arg *a, const gpb_result *ours, const gpb_result *cub) {
+  gpb_emit(b, ours);
+#if GP_HAVE_CUDA
+  if (a->seg_peer) {
+    gpb_emit(b, cub);
+    gpb_cub_seg_destroy(a->seg_peer);
+    a->seg_peer = NULL;
+  }
+#else
+  (void)a;
+  (void)cub;
+#endif
+}
+
 /* gp_reduce_rows over n / row_len rows, and CUB's segmented sum for SUM; the first
  * row's results must agree within rounding. Returns 1 when a row failed. */
 static int time_rows(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *in, uint64_t n,
@@ -569,13 +584,7 @@ static int time_rows(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *
     }
     gpb_set_ratio(&ours, &cub);
   }
-  gpb_emit(b, &ours);
-#if GP_HAVE_CUDA
-  if (a.seg_peer) {
-    gpb_emit(b, &cub);
-    gpb_cub_seg_destroy(a.seg_peer);
-  }
-#endif
+  emit_seg(b, &a, &ours, &cub);
   gpb_free(b, a.out);
   gpb_free(b, peer_out);
   return rc || !ours.ok;
@@ -646,13 +655,7 @@ static int time_offsets(gpb_bench *b, int peers, gp_op op, gp_dtype t, const voi
     }
     gpb_set_ratio(&ours, &cub);
   }
-  gpb_emit(b, &ours);
-#if GP_HAVE_CUDA
-  if (a.seg_peer) {
-    gpb_emit(b, &cub);
-    gpb_cub_seg_destroy(a.seg_peer);
-  }
-#endif
+  emit_seg(b, &a, &ours, &cub);
   rc |= !ours.ok;
 done:
   gpb_free(b, a.out);

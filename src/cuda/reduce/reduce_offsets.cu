@@ -365,16 +365,7 @@ static gp_status gp_off_go(gp_context *ctx, const void *d_in, const uint64_t *d_
       void *d_out, size_t *scratch_bytes
 #define GP_OFF_PASS ctx, d_in, d_off, nseg, spans, scratch, d_out, scratch_bytes
 
-template <typename T, typename A, typename Op> static gp_status gp_off_run(GP_OFF_ARGS) {
-  return gp_off_go<T, gp_seg_plain<T, A, Op>, 1>(GP_OFF_PASS);
-}
-/* float SUM takes the exact policy (the F32 accumulator type in the dispatch is unused) */
-template <> gp_status gp_off_run<float, double, gp_rop_sum>(GP_OFF_ARGS) {
-  return gp_off_go<float, gp_seg_exact<float>, GP_XS_F32_LIMBS + 1>(GP_OFF_PASS);
-}
-template <> gp_status gp_off_run<double, double, gp_rop_sum>(GP_OFF_ARGS) {
-  return gp_off_go<double, gp_seg_exact<double>, GP_XS_F64_LIMBS + 1>(GP_OFF_PASS);
-}
+GP_SEG_POLICY_RUN(gp_off_run, gp_off_go, GP_OFF_ARGS, GP_OFF_PASS)
 
 static gp_status gp_off_dispatch(gp_op op, gp_dtype type, GP_OFF_ARGS) {
   GP_REDUCE_DISPATCH(gp_off_run, double, op, type, GP_OFF_PASS)

@@ -195,16 +195,7 @@ static gp_status gp_seg_go(gp_context *ctx, const void *d_in, size_t row_len, si
       size_t *scratch_bytes
 #define GP_SEG_PASS ctx, d_in, row_len, nseg, scratch, d_out, scratch_bytes
 
-template <typename T, typename A, typename Op> static gp_status gp_seg_run(GP_SEG_ARGS) {
-  return gp_seg_go<T, gp_seg_plain<T, A, Op>, 1>(GP_SEG_PASS);
-}
-/* float SUM takes the exact policy (the F32 accumulator type in the dispatch is unused) */
-template <> gp_status gp_seg_run<float, double, gp_rop_sum>(GP_SEG_ARGS) {
-  return gp_seg_go<float, gp_seg_exact<float>, GP_XS_F32_LIMBS + 1>(GP_SEG_PASS);
-}
-template <> gp_status gp_seg_run<double, double, gp_rop_sum>(GP_SEG_ARGS) {
-  return gp_seg_go<double, gp_seg_exact<double>, GP_XS_F64_LIMBS + 1>(GP_SEG_PASS);
-}
+GP_SEG_POLICY_RUN(gp_seg_run, gp_seg_go, GP_SEG_ARGS, GP_SEG_PASS)
 
 /* the dispatch on (op, type); GP_ERR_INVALID_ARGUMENT for an unknown type, unreported */
 static gp_status gp_seg_dispatch(gp_op op, gp_dtype type, GP_SEG_ARGS) {

@@ -256,6 +256,21 @@ __device__ __forceinline__ void gp_seg_group_one(const T *__restrict__ in, size_
   if (live && sub == 0) *out = b >= e ? P::empty() : !bad ? P::finish_alone(st) : P::slow_alone(in, b, e);
 }
 
+/* Stamps RUN<T, A, Op>(ARGS), the dispatch's entry for one (type, op): GO<T, policy,
+ * superaccumulator words>(PASS), float SUM on the exact policy (the F32 accumulator type
+ * in GP_REDUCE_DISPATCH is unused there). ARGS and PASS are the names of macros holding
+ * the parameter list and the argument list. */
+#define GP_SEG_POLICY_RUN(RUN, GO, ARGS, PASS)                                             \
+  template <typename T, typename A, typename Op> static gp_status RUN(ARGS) {              \
+    return GO<T, gp_seg_plain<T, A, Op>, 1>(PASS);                                        \
+  }                                                                                        \
+  template <> gp_status RUN<float, double, gp_rop_sum>(ARGS) {                             \
+    return GO<float, gp_seg_exact<float>, GP_XS_F32_LIMBS + 1>(PASS);                     \
+  }                                                                                        \
+  template <> gp_status RUN<double, double, gp_rop_sum>(ARGS) {                            \
+    return GO<double, gp_seg_exact<double>, GP_XS_F64_LIMBS + 1>(PASS);                   \
+  }
+
 /* A grid of at most `want` blocks that are all resident at once (the kernels loop). */
 template <typename K>
 static unsigned gp_seg_grid(gp_context *ctx, K kernel, int *per_sm, size_t want) {
