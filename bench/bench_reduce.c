@@ -117,10 +117,8 @@ static int run_thrust(void *p, void *stream) {
 }
 #endif
 
-/* The last result a case left in `out`, as double (for the cross-check), and exactly. */
-static int read_result(gpb_bench *b, gp_dtype t, const void *out, double *v, uint64_t *bits) {
-  unsigned char host[8] = {0};
-  if (gpb_copy(b, host, out, gp_dtype_size(t))) return 1;
+/* One result of type t in host bytes, as double (for the cross-check), and exactly. */
+static void decode_result(gp_dtype t, const unsigned char *host, double *v, uint64_t *bits) {
   *bits = 0;
   memcpy(bits, host, gp_dtype_size(t));
   switch (t) {
@@ -131,6 +129,13 @@ static int read_result(gpb_bench *b, gp_dtype t, const void *out, double *v, uin
   case GP_U32: { uint32_t x; memcpy(&x, host, 4); *v = (double)x; break; }
   default: { uint64_t x; memcpy(&x, host, 8); *v = (double)x; break; }
   }
+}
+
+/* The last result a case left in `out` (device memory), decoded. */
+static int read_result(gpb_bench *b, gp_dtype t, const void *out, double *v, uint64_t *bits) {
+  unsigned char host[8] = {0};
+  if (gpb_copy(b, host, out, gp_dtype_size(t))) return 1;
+  decode_result(t, host, v, bits);
   return 0;
 }
 
@@ -641,12 +646,10 @@ static int time_offsets(gpb_bench *b, int peers, gp_op op, gp_dtype t, const voi
       !gpb_copy(b, h_peer, peer_out, nseg * os)) {
     size_t bad = 0, first = 0;
     for (size_t s = 0; s < nseg; s++) {
-      double v = 0, pv = 0;
-      uint64_t bits = 0, pbits = 0;
-      memcpy(&bits, h_ours + s * os, os);
-      memcpy(&pbits, h_peer + s * os, os);
-      if (out_t == GP_F32) { float f, g; memcpy(&f, &bits, 4); memcpy(&g, &pbits, 4); v = f; pv = g; }
-      else if (out_t == GP_F64) { memcpy(&v, &bits, 8); memcpy(&pv, &pbits, 8); }
+      double v, pv;
+      uint64_t bits, pbits;
+      decode_result(out_t, h_ours + s * os, &v, &bits);
+      decode_result(out_t, h_peer + s * os, &pv, &pbits);
       if (!agree(op, out_t, v, bits, pv, pbits, (size_t)(h_off[s + 1] - h_off[s])) && bad++ == 0) first = s;
     }
     if (bad) {

@@ -7,6 +7,7 @@
 #include "cuda/common/load16.cuh"
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
+#include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/argreduce.h"
 
@@ -155,9 +156,7 @@ __global__ __launch_bounds__(GP_ARG_THREADS) void gp_argreduce_kernel(
     if (threadIdx.x == 0) {
       partials[blockIdx.x] = {bk, bi};
       __threadfence();
-      unsigned old;
-      asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(ticket) : "memory");
-      am_last = old == gridDim.x - 1;
+      am_last = gp_ticket_acq_rel(ticket) == gridDim.x - 1;
     }
     __syncthreads();
     if (!am_last) return;

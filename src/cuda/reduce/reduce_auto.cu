@@ -9,6 +9,7 @@
 #include "cuda/common/load16.cuh"
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/common/resident.cuh"
+#include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "core/exact_sum.h"
 
@@ -38,15 +39,6 @@
  * contexts (threads, GPUs) never share one. */
 #define GP_TICKET_SLOTS 1024u
 
-/* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope. On sm_90 this is
- * still MEMBAR.ALL.GPU + ATOM + CCTL.IVALL (the release must wait for the partial's
- * store to reach L2), i.e. the same cost as __threadfence() + atomicAdd; it is kept
- * for the acquire half, which makes a second fence in the last block unnecessary. */
-__device__ __forceinline__ unsigned gp_ticket_acq_rel(unsigned *t) {
-  unsigned old;
-  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(t) : "memory");
-  return old;
-}
 
 template <typename T> struct gp_vec16 {
   union {

@@ -29,6 +29,7 @@
 #include "cuda/common/load16.cuh"
 #include "cuda/common/warp_reduce.cuh"
 #include "cuda/common/resident.cuh"
+#include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "cuda/reduce/exact_fold.cuh"
 #include "core/exact_sum.h"
@@ -366,12 +367,6 @@ __device__ __forceinline__ void gp_xs_zero_accs(gp_xs_u64 (*wacc)[L + 1]) {
   }
 }
 
-/* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope */
-__device__ __forceinline__ unsigned gp_xs_ticket(unsigned *t) {
-  unsigned old;
-  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(t) : "memory");
-  return old;
-}
 
 /* F32: the expansions (h, l) of lanes below `width` folded into lane 0's by shuffle
  * trees (lanes < o take lane + o's): the heads by gp_xs_carry (errors into each lane's
@@ -725,7 +720,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     if (recs && !one) {
       gp_xs_rec r = {h[0], l[0], m, fl};
       recs[blockIdx.x] = r;
-      if (!(fl & GP_XS_USED)) blast = gp_xs_ticket(ticket) == gridDim.x - 1;
+      if (!(fl & GP_XS_USED)) blast = gp_ticket_acq_rel(ticket) == gridDim.x - 1;
     } else if (!one || (fl & GP_XS_SPECIAL) || acc_out) {
       fl |= gp_xs_flush<T>(wacc[0], h[0]) | gp_xs_flush<T>(wacc[0], l[0]) | GP_XS_USED;
     }
@@ -760,7 +755,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
     if (tid == (unsigned)L && !recs) atomicOr(gacc + L, (gp_xs_u64)(bfl & ~GP_XS_USED));
     __threadfence(); /* these adds are visible before the block's ticket */
     __syncthreads();
-    if (tid == 0) blast = gp_xs_ticket(ticket) == gridDim.x - 1;
+    if (tid == 0) blast = gp_ticket_acq_rel(ticket) == gridDim.x - 1;
     __syncthreads();
   }
   if (!blast) return;

@@ -25,6 +25,7 @@
  *   group records and writes its result.
  * So a segment of 2^20 elements is read by 128+ warps at once, not by one group, and
  * the results do not depend on which warp finished first (every merge is exact). */
+#include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_segments.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 
@@ -180,12 +181,6 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
   }
 }
 
-/* atomicAdd(ticket, 1) with release + acquire semantics at GPU scope */
-__device__ __forceinline__ unsigned gp_off_ticket(unsigned *t) {
-  unsigned old;
-  asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(old) : "l"(t) : "memory");
-  return old;
-}
 
 /* A record written by another SM in this kernel, read from L2. */
 template <typename R> __device__ __forceinline__ R gp_off_ld_rec(const R *p) {
@@ -262,7 +257,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
         const gp_u64 dirty = acc[ACC_LIMBS - 1]; /* the flag word: nonzero once anything left */
         if (dirty) P::save(acc, limbs + r * ACC_LIMBS);
         rec[r] = {st, dirty};
-        done = gp_off_ticket(t_group + (glast - g.k0)) == (unsigned)(glast - gfirst);
+        done = gp_ticket_acq_rel(t_group + (glast - g.k0)) == (unsigned)(glast - gfirst);
       }
       __syncwarp(); /* lane 0's writes to acc before the other lanes' loads into it */
       if (!__shfl_sync(GP_FULL_MASK, done, 0)) continue;
@@ -276,7 +271,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
           const gp_u64 dirty = acc[ACC_LIMBS - 1];
           if (dirty) P::save(acc, glimbs + r * ACC_LIMBS);
           grec[r] = {st, dirty};
-          done = gp_off_ticket(t_seg + (kb - g.k0)) == (unsigned)(ngroups - 1);
+          done = gp_ticket_acq_rel(t_seg + (kb - g.k0)) == (unsigned)(ngroups - 1);
         }
         __syncwarp();
         if (!__shfl_sync(GP_FULL_MASK, done, 0)) continue;
