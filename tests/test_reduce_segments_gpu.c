@@ -69,6 +69,7 @@ int main(void) {
   sc_test_rows();
   sc_test_offsets();
   sc_test_offsets_long();
+  sc_test_window();
   gp_destroy(sc_cpu);
   gp_destroy(gpu);
   return check_summary("test_reduce_segments_gpu");

@@ -8,8 +8,8 @@ results come back as the caller's array type on the caller's device.
 1000.0
 """
 try:
-    from ._api import (argsort, device_info, integrate, max, min, sort, sort_pairs, sum,
-                       topk, version)
+    from ._api import (argmax, argmin, argsort, device_info, integrate, max, min, sort,
+                       sort_pairs, sum, topk, version)
     from .context import Context, DeviceInfo, default_context
     from . import model
 except ImportError as e:  # no libgpuprims: gpuprims.plot still works, the rest says why
@@ -23,9 +23,9 @@ from .errors import (CudaError, FormatError, GpuprimsError, GpuprimsIOError,
                      InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParseError,
                      UnsupportedError)
 
-__all__ = ["sum", "min", "max", "sort", "sort_pairs", "argsort", "topk", "integrate",
-           "version", "device_info", "Context", "DeviceInfo", "default_context", "model",
-           "GpuprimsError", "InvalidArgumentError", "UnsupportedError", "NoDeviceError",
-           "OutOfMemoryError", "CudaError", "GpuprimsIOError", "FormatError",
-           "ParseError"]
+__all__ = ["sum", "min", "max", "argmin", "argmax", "sort", "sort_pairs", "argsort",
+           "topk", "integrate", "version", "device_info", "Context", "DeviceInfo",
+           "default_context", "model", "GpuprimsError", "InvalidArgumentError",
+           "UnsupportedError", "NoDeviceError", "OutOfMemoryError", "CudaError",
+           "GpuprimsIOError", "FormatError", "ParseError"]
 __version__ = "0.1.0"

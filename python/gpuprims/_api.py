@@ -1,11 +1,12 @@
-"""The NumPy-like functions: reductions, sorts, argsort, pairs, segments, topk,
-integrate. Each one reads its arrays through an adapter (no copies of inputs), picks
-the context for the arrays' device, sets the caller's stream and makes one C call."""
+"""The NumPy-like functions: reductions (whole, by rows or by offsets), argmin/argmax,
+sorts, argsort, pairs, segments, topk, integrate. Each one reads its arrays through an
+adapter (no copies of inputs), picks the context for the arrays' device, sets the
+caller's stream and makes one C call."""
 from __future__ import annotations
 
 import ctypes
 import operator
-from ctypes import c_size_t, c_void_p
+from ctypes import c_int64, c_size_t, c_uint64, c_void_p
 from typing import Optional, Tuple, Union
 
 from . import _lib as L
@@ -71,8 +72,47 @@ def _reduce(op, a, algo, keep_on_device, ctx):
     return c._views[out_code].value
 
 
+def _reduce_along(op, a, algo, keep_on_device, ctx, axis, offsets):
+    """sum/min/max with axis or offsets: one result per row or segment, a new array of
+    a's type on a's device (asynchronous on the caller's stream when every array is on
+    the GPU). A 1-d array with axis=0 or -1 is the whole-array reduction, as in NumPy."""
+    ad = adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    shape = ad.shape(a)
+    nd = len(shape)
+    if offsets is None:
+        if nd not in (1, 2) or axis not in (-1, nd - 1):
+            raise ValueError("axis=%r with shape %s: gpuprims reduces the whole array "
+                             "(axis=None) or along the last axis (axis=-1) of a 1-d or "
+                             "2-d array" % (axis, shape))
+        if nd == 1:
+            return _reduce(op, a, algo, keep_on_device, ctx)
+    elif axis is not None:
+        raise ValueError("pass axis or offsets, not both")
+    elif nd != 1:
+        raise ValueError("offsets take a 1-d array (got shape %s)" % (shape,))
+    if algo != "auto":
+        raise ValueError("algo=%r: reductions by rows or offsets pick their own "
+                         "algorithm (float sums correctly rounded); pass algo='auto'"
+                         % (algo,))
+    if offsets is None:
+        nseg = shape[0]
+    else:
+        optr, nseg = _offsets_arg(offsets, dev, n)
+    out = ad.empty(a, (nseg,), _SUM_OUT[code] if op == _SUM else code)
+    c = context_for(ctx, dev)
+    c._prepare(dev, stream)
+    out_ptr = ad.describe(out, False)[0]
+    if offsets is None:
+        c._call(L.reduce_rows, op, code, ptr, nseg, shape[1], out_ptr)
+    else:
+        c._call(L.reduce_segments_offsets, op, code, ptr, optr, nseg, out_ptr)
+    _finish(ad, c)
+    return out
+
+
 def sum(a, algo: str = "auto", keep_on_device: bool = False,
-        ctx: Optional[Context] = None):
+        ctx: Optional[Context] = None, *, axis: Optional[int] = None, offsets=None):
     """Sum of every element of `a` (any shape, C-contiguous).
 
     Returns a Python float or int; with keep_on_device=True a 0-d array of a's type on
@@ -82,34 +122,98 @@ def sum(a, algo: str = "auto", keep_on_device: bool = False,
     their bits never depend on the run, GPU or backend. algo: "auto", "interleaved", "sequential",
     "two-phase", "warp-atomic" (the seed kernels; "warp-atomic" floats vary by run).
 
+    axis=-1 (a 2-d array): one result per row; offsets (a 1-d array of nseg + 1 int64
+    or uint64 offsets, host memory or a's device): one per segment
+    offsets[i]:offsets[i+1], as in sort(). Either returns a new array of shape (rows,)
+    or (nseg,), of a's type on a's device and the dtype above, asynchronous on the
+    caller's stream for GPU arrays; each element has the bits the whole-array call on
+    its row or segment gives. An empty row or segment gives 0 for sum and the identity
+    for min and max (+inf / -inf, the dtype's max / min) where NumPy raises. algo must
+    be "auto" there, and keep_on_device changes nothing (the result is on a's device).
+    Host offsets are checked (not decreasing, within a); device offsets with device
+    data are read by the GPU alone, unchecked. A 1-d array with axis=0 or -1 is the
+    whole-array call, as in NumPy; any other axis, or both axis and offsets, raises
+    ValueError.
+
     >>> import numpy as np, gpuprims
     >>> gpuprims.sum(np.arange(1, 101, dtype=np.int32))
     5050
+    >>> gpuprims.sum(np.arange(6, dtype=np.int32).reshape(2, 3), axis=-1)
+    array([ 3, 12])
+    >>> gpuprims.sum(np.array([0.5, 1.0, 2.0, 4.0]), offsets=np.array([0, 1, 1, 4]))
+    array([0.5, 0. , 7. ])
     """
-    return _reduce(_SUM, a, algo, keep_on_device, ctx)
+    if axis is None and offsets is None:
+        return _reduce(_SUM, a, algo, keep_on_device, ctx)
+    return _reduce_along(_SUM, a, algo, keep_on_device, ctx, axis, offsets)
 
 
 def min(a, algo: str = "auto", keep_on_device: bool = False,
-        ctx: Optional[Context] = None):
+        ctx: Optional[Context] = None, *, axis: Optional[int] = None, offsets=None):
     """Smallest element of `a` (NaN if any element is NaN; -0.0 below +0.0). An empty
-    array raises InvalidArgumentError.
+    array raises InvalidArgumentError. axis and offsets as in sum().
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.min(np.array([3.0, -1.5, 2.0]))
     -1.5
+    >>> gpuprims.min(np.array([[3, 1], [-2, 5]], dtype=np.int32), axis=-1)
+    array([ 1, -2], dtype=int32)
     """
-    return _reduce(_MIN, a, algo, keep_on_device, ctx)
+    if axis is None and offsets is None:
+        return _reduce(_MIN, a, algo, keep_on_device, ctx)
+    return _reduce_along(_MIN, a, algo, keep_on_device, ctx, axis, offsets)
 
 
 def max(a, algo: str = "auto", keep_on_device: bool = False,
-        ctx: Optional[Context] = None):
-    """Largest element of `a` (NaN if any element is NaN).
+        ctx: Optional[Context] = None, *, axis: Optional[int] = None, offsets=None):
+    """Largest element of `a` (NaN if any element is NaN). axis and offsets as in
+    sum().
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.max(np.array([3, 9, 2], dtype=np.uint64))
     9
+    >>> gpuprims.max(np.array([3.0, 1.0, 5.0]), offsets=np.array([0, 2, 2, 3]))
+    array([  3., -inf,   5.])
     """
-    return _reduce(_MAX, a, algo, keep_on_device, ctx)
+    if axis is None and offsets is None:
+        return _reduce(_MAX, a, algo, keep_on_device, ctx)
+    return _reduce_along(_MAX, a, algo, keep_on_device, ctx, axis, offsets)
+
+
+def _argreduce(op, a, ctx) -> int:
+    ad = adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    c = context_for(ctx, dev)
+    c._prepare(dev, stream)
+    # the index only, into the context's 8-byte result slot; the call waits for it
+    c._call(L.argreduce, op, code, ptr, n, None, c._out)
+    return c._views[L.U64].value
+
+
+def argmax(a, *, ctx: Optional[Context] = None) -> int:
+    """Index of the first largest element of `a` (flattened, C-contiguous), like
+    numpy.argmax(a): ties go to the lowest index, the first NaN wins, and -0.0 equals
+    +0.0. A Python int; the call waits for it (on the caller's stream for GPU arrays).
+    An empty array raises InvalidArgumentError (a ValueError, as NumPy raises).
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 7.0]))
+    1
+    >>> gpuprims.argmax(np.array([1.0, np.nan, 9.0, np.nan]))
+    1
+    """
+    return _argreduce(_MAX, a, ctx)
+
+
+def argmin(a, *, ctx: Optional[Context] = None) -> int:
+    """Index of the first smallest element of `a` (flattened, C-contiguous), like
+    numpy.argmin(a); the rules of argmax.
+
+    >>> import numpy as np, gpuprims
+    >>> gpuprims.argmin(np.array([[4, 2], [2, 8]], dtype=np.uint32))
+    1
+    """
+    return _argreduce(_MIN, a, ctx)
 
 
 def _same_kind(ad, ref, x, what, ad_x=None):
@@ -131,15 +235,25 @@ def _copy_into(ad, src, out, what):
     return out
 
 
-def _offsets_arg(offsets, dev, n_keys_ad):
+def _offsets_arg(offsets, dev, size):
+    """(pointer, nseg) of offsets into an array of `size` elements on device dev."""
     ad = adapter_of(offsets)
     ptr, n, code, odev, _ = ad.describe(offsets, False)
     if code not in (L.I64, L.U64):
         raise TypeError("offsets must be int64 or uint64 (nseg + 1 of them, from 0 to n)")
     if odev is not None and odev != dev:
-        raise ValueError("offsets are on cuda:%d but the keys are not" % odev)
+        raise ValueError("offsets are on cuda:%d but the array is not" % odev)
     if n < 1:
         raise ValueError("offsets needs nseg + 1 >= 1 entries (0, ..., n)")
+    if odev is None:
+        # the library checks host offsets for decreases but cannot know the array's
+        # size: the last one must not pass it. Device offsets are not read here (that
+        # would wait for the GPU): the caller vouches for them.
+        last = c_int64 if code == L.I64 else c_uint64
+        end = last.from_address(ptr + 8 * (n - 1)).value
+        if not 0 <= end <= size:
+            raise InvalidArgumentError("offsets[%d] = %d is outside the array of %d "
+                                       "elements" % (n - 1, end, size))
     return ptr, n - 1
 
 
@@ -169,7 +283,7 @@ def _sort_in_place(ad, x, descending, algo, offsets, ctx, values=None, mine=Fals
             return
         offsets = ad.offsets(x, n // shape[-1], shape[-1])
     if offsets is not None:
-        optr, nseg = _offsets_arg(offsets, dev, ad)
+        optr, nseg = _offsets_arg(offsets, dev, n)
         fn = L.sort_segments_offsets if values is None else L.sort_pairs_segments_offsets
         if values is None:
             c._call(fn, code, ptr, optr, nseg, order)

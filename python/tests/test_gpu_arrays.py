@@ -174,6 +174,57 @@ def test_torch_cpu_tensor_is_host_memory():
     assert isinstance(r, torch.Tensor) and r.device.type == "cpu" and r.tolist() == [1, 2, 3]
 
 
+@needs_gpu
+@pytest.mark.parametrize("dtype", TORCH_DTYPES)
+def test_torch_rows_offsets_argminmax(dtype):
+    torch = _torch()
+    h = host_data(dtype, 37 * 1001, 4, specials=True).reshape(37, 1001)
+    t = torch.from_numpy(h).cuda()
+    off = [0, 0, 5, 5000, h.size - 1, h.size]
+    for op in ("sum", "min", "max"):
+        f = getattr(gpuprims, op)
+        for got, want in (
+                (f(t, axis=-1), f(h, axis=-1, ctx=cpu_ctx())),
+                (f(t.view(-1), offsets=torch.tensor(off, device="cuda")),
+                 f(h.ravel(), offsets=np.array(off), ctx=cpu_ctx())),
+                (f(t.view(-1), offsets=np.array(off, np.uint64)),  # host offsets
+                 f(h.ravel(), offsets=np.array(off), ctx=cpu_ctx())),
+                (f(t[:0], axis=-1), f(h[:0], axis=-1, ctx=cpu_ctx()))):
+            assert isinstance(got, torch.Tensor) and got.device == t.device
+            assert got.shape == want.shape
+            assert np.array_equal(bits(got.cpu().numpy()), bits(want)), (op, dtype)
+    assert gpuprims.argmax(t) == int(np.argmax(h))  # floats: the first NaN
+    assert gpuprims.argmin(t.view(-1)) == int(np.argmin(h))
+    with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array"):
+        gpuprims.sum(t.view(-1), offsets=np.array([0, h.size + 1]))
+    with pytest.raises(gpuprims.InvalidArgumentError, match="argmax of n = 0"):
+        gpuprims.argmax(t[:0])
+
+
+@needs_gpu
+def test_torch_side_stream_rows_offsets_argmin():
+    """As test_torch_side_stream_ordering: the results of rows, offsets and argmin must
+    be of the data the side stream writes after its sleep."""
+    torch = _torch()
+    n = 1 << 22
+    src = torch.arange(n, device="cuda", dtype=torch.float32)
+    x = torch.zeros(n, device="cuda", dtype=torch.float32)
+    off = torch.tensor([0, n // 2, n], device="cuda")
+    torch.cuda.synchronize()
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        torch.cuda._sleep(200_000_000)  # ~0.1 s of GPU time before x is written
+        x.copy_(src.flip(0))
+        rows = gpuprims.max(x.view(4, -1), axis=-1)
+        segs = gpuprims.min(x, offsets=off)
+        i = gpuprims.argmin(x)  # a host result waits for its stream
+    assert i == n - 1
+    s.synchronize()
+    q = n // 4
+    assert rows.tolist() == [n - 1, n - 1 - q, n - 1 - 2 * q, n - 1 - 3 * q]
+    assert segs.tolist() == [n // 2, 0]
+
+
 # ---- CuPy ----------------------------------------------------------------------------
 @needs_gpu
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint32",
@@ -207,6 +258,44 @@ def test_cupy_stream_ordering():
     s.synchronize()
     assert float(r.get()) == float(n) * (n - 1) / 2
     assert bool((srt == cp.arange(n, dtype=cp.float64)).all())
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint32",
+                                   "uint64"])
+def test_cupy_rows_offsets_argminmax(dtype):
+    cp = _cupy()
+    h = host_data(dtype, 64 * 777, 6, specials=True).reshape(64, 777)
+    c = cp.asarray(h)
+    off = np.array([3, 3, 700, 20000, h.size], np.uint64)
+    for op in ("sum", "min", "max"):
+        f = getattr(gpuprims, op)
+        for got, want in ((f(c, axis=-1), f(h, axis=-1, ctx=cpu_ctx())),
+                          (f(c.ravel(), offsets=cp.asarray(off)),
+                           f(h.ravel(), offsets=off, ctx=cpu_ctx()))):
+            assert isinstance(got, cp.ndarray) and got.device.id == c.device.id
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert np.array_equal(bits(cp.asnumpy(got)), bits(want)), (op, dtype)
+    assert gpuprims.argmax(c) == int(np.argmax(h))
+    assert gpuprims.argmin(c) == int(np.argmin(h))
+
+
+@needs_gpu
+def test_cupy_stream_ordering_rows_argmax():
+    cp = _cupy()
+    n = 1 << 24
+    with cp.cuda.Stream(non_blocking=True) as s:
+        x = cp.arange(n, dtype=cp.float64)
+        for _ in range(20):  # enough work that a launch on another stream would race
+            x = cp.sqrt(x * x)
+        rows = gpuprims.max(x.reshape(4, -1), axis=-1)
+        segs = gpuprims.min(x, offsets=cp.asarray([1, n // 2, n], dtype=cp.uint64))
+        i = gpuprims.argmax(x)  # a host result waits for its stream
+    assert i == n - 1
+    s.synchronize()
+    q = n // 4
+    assert cp.asnumpy(rows).tolist() == [q - 1, 2 * q - 1, 3 * q - 1, n - 1]
+    assert cp.asnumpy(segs).tolist() == [1, n // 2]
 
 
 # ---- JAX -----------------------------------------------------------------------------

@@ -40,17 +40,24 @@
 /* How the call's elements are cut into spans. */
 struct gp_off_geo {
   uint64_t first, last; /* offsets[0], offsets[nseg] */
-  uint64_t c;           /* elements a span; spans start at multiples of c */
+  uint64_t c;           /* elements a span (2^sh); spans start at multiples of c */
+  unsigned sh;          /* shifts, not 64-bit divisions, in the span kernel's per-span work */
   uint64_t k0, spans;   /* the first span's number, and how many */
 };
 
 template <typename T>
 __host__ __device__ __forceinline__ gp_off_geo gp_off_geo_of(uint64_t first, uint64_t last) {
-  gp_off_geo g = {first, last, GP_OFF_SPAN_BYTES / sizeof(T), 0, 0};
+  static_assert((GP_OFF_SPAN_BYTES / sizeof(T) & (GP_OFF_SPAN_BYTES / sizeof(T) - 1)) == 0,
+                "spans of a power of two elements");
+  gp_off_geo g = {first, last, GP_OFF_SPAN_BYTES / sizeof(T), 0, 0, 0};
+  while (g.c >> g.sh > 1) g.sh++;
   if (last <= first) return g;
-  while ((last - 1) / g.c - first / g.c + 1 > GP_OFF_MAX_SPANS) g.c *= 2;
-  g.k0 = first / g.c;
-  g.spans = (last - 1) / g.c - g.k0 + 1;
+  while (((last - 1) >> g.sh) - (first >> g.sh) + 1 > GP_OFF_MAX_SPANS) {
+    g.c *= 2;
+    g.sh++;
+  }
+  g.k0 = first >> g.sh;
+  g.spans = ((last - 1) >> g.sh) - g.k0 + 1;
   return g;
 }
 
@@ -80,9 +87,7 @@ __device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
 template <typename T, typename P>
 __device__ __forceinline__ typename P::S gp_off_warp_part(const T *__restrict__ in, uint64_t b,
                                                        uint64_t e, gp_u64 *acc) {
-  typename P::S st = P::init();
-  gp_seg_range(in, b, e, threadIdx.x % GP_WARP_SIZE, GP_WARP_SIZE, [&](T x) { P::step(st, x, acc); });
-  st = gp_seg_warp_tree<P>(st, acc);
+  const typename P::S st = gp_seg_warp_sum<T, P>(in, b, e, acc);
   __syncwarp();
   return st;
 }
@@ -110,12 +115,12 @@ __device__ __noinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b,
 __device__ __forceinline__ void gp_off_mark(const gp_off_geo &g, uint64_t b, uint64_t e, size_t sid,
                                             gp_u64 *map, unsigned *t_group, unsigned *t_seg) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
-  const uint64_t kb = b / g.c;
-  const unsigned n = (unsigned)((e - 1) / g.c - kb) + 1; /* spans, at most GP_OFF_MAX_SPANS */
+  const uint64_t kb = b >> g.sh;
+  const unsigned n = (unsigned)(((e - 1) >> g.sh) - kb) + 1; /* spans, at most GP_OFF_MAX_SPANS */
   gp_u64 *m = map + 2 * (kb - g.k0);
   unsigned *tg = t_group + (kb - g.k0);
   if (lane == 0) {
-    m[b > kb * g.c ? 1 : 0] = sid;
+    m[b > kb << g.sh ? 1 : 0] = sid;
     t_seg[kb - g.k0] = 0;
   }
   for (unsigned j = lane + 1; j < n; j += GP_WARP_SIZE) m[2 * j] = sid;
@@ -237,7 +242,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
   gp_u64 *acc = sacc[warp];
   const size_t nwarps = (size_t)gridDim.x * GP_SEG_WARPS;
   for (size_t t = (size_t)blockIdx.x * GP_SEG_WARPS + warp; t < g.spans; t += nwarps) {
-    const uint64_t k = g.k0 + t, cb = k * g.c, ce = cb + g.c;
+    const uint64_t k = g.k0 + t, cb = k << g.sh, ce = cb + g.c;
     gp_u64 ent = lane < 2 ? __ldcg(map + 2 * t + lane) : GP_OFF_NONE;
     if (lane < 2 && ent != GP_OFF_NONE) map[2 * t + lane] = GP_OFF_NONE; /* for the next call */
     for (unsigned slot = 0; slot < 2; slot++) {
@@ -246,11 +251,11 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
       const uint64_t b = off[s], e = off[s + 1];
       if (!gp_off_long(g, b, e) || (slot == 0 ? !(b <= cb && cb < e) : !(cb < b && b < ce))) continue;
       typename P::S st = gp_off_warp_part<T, P>(in, b > cb ? b : cb, e < ce ? e : ce, acc);
-      const uint64_t kb = b / g.c, ke = (e - 1) / g.c;
+      const uint64_t kb = b >> g.sh, ke = (e - 1) >> g.sh;
       const uint64_t gfirst = kb + (k - kb) / GP_OFF_GROUP * GP_OFF_GROUP;
       const uint64_t glast = gfirst + GP_OFF_GROUP - 1 < ke ? gfirst + GP_OFF_GROUP - 1 : ke;
       const uint64_t ngroups = (ke - kb) / GP_OFF_GROUP + 1;
-      const unsigned first_slot = b > kb * g.c ? 1 : 0;
+      const unsigned first_slot = b > kb << g.sh ? 1 : 0;
       unsigned done = 0;
       if (lane == 0) {
         const size_t r = 2 * t + slot;

@@ -70,9 +70,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_seg_warp
       if (lane == 0) out[s] = P::empty();
       continue;
     }
-    typename P::S st = P::init();
-    gp_seg_range(in, b, e, lane, GP_WARP_SIZE, [&](T x) { P::step(st, x, acc); });
-    st = gp_seg_warp_tree<P>(st, acc);
+    const typename P::S st = gp_seg_warp_sum<T, P>(in, b, e, acc);
     __syncwarp();
     if (lane == 0) {
       if (chunks == 1) {

@@ -25,6 +25,7 @@
 template <typename T, typename A, typename Op> struct gp_seg_plain {
   typedef A S;
   static constexpr bool TAILS = false; /* gp_seg_warp_tree: one tree of merges */
+  static constexpr bool TRY = false;   /* gp_seg_lane: each element stepped */
   typedef typename gp_rout<T, A>::type Out;
   static __device__ __forceinline__ S init() { return gp_rident<Op, A>::v(); }
   /* an empty segment: 0 for SUM, the identity (+inf / -inf / type max / min) for MIN/MAX */
@@ -54,6 +55,7 @@ template <typename T> struct gp_seg_exact {
   /* F32: lanes keep tails (gp_xs_carry_head / tail); gp_seg_warp_tree folds heads, then
      tails only when some lane holds one */
   static constexpr bool TAILS = sizeof(T) == 4;
+  static constexpr bool TRY = true; /* gp_seg_lane: a batch tried, its misses stepped */
   typedef T Out;
   static constexpr int L = sizeof(T) == 4 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
   static constexpr int LSB = sizeof(T) == 4 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
@@ -194,35 +196,170 @@ template <typename P> __device__ __forceinline__ typename P::S gp_seg_warp_tree(
   return s;
 }
 
-/* Thread t of nt hands each of its elements of [b, e) to f: single elements up to a
- * 16-byte boundary, then 16-byte vectors, four in flight, then the tail. */
-template <typename T, typename F>
-__device__ __forceinline__ void gp_seg_range(const T *__restrict__ in, size_t b, size_t e,
-                                             unsigned t, unsigned nt, F f) {
+/* A batch of inputs: four 16-byte vectors' worth. */
+template <typename T> struct gp_seg_batch {
+  static constexpr unsigned N = 4 * (16 / sizeof(T));
+  T t[N];
+};
+
+/* Thread t of nt hands each of its elements of [b, e) to f1, except (with FB) four
+ * 16-byte vectors at a time to fb (a gp_seg_batch): single elements up to a 16-byte
+ * boundary, then the vectors, four in flight, then the tail. */
+template <bool FB, typename T, typename F1, typename FBatch>
+__device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t b, size_t e,
+                                               unsigned t, unsigned nt, F1 f1, FBatch fb) {
   constexpr size_t W = 16 / sizeof(T);
   const size_t mis = ((uintptr_t)(in + b) / sizeof(T)) % W;
   size_t a = b + (mis ? W - mis : 0);
   if (a > e) a = e;
-  for (size_t i = b + t; i < a; i += nt) f(__ldg(in + i));
+  for (size_t i = b + t; i < a; i += nt) f1(__ldg(in + i));
   const size_t nv = (e - a) / W;
   const uint4 *p = reinterpret_cast<const uint4 *>(in + a);
   size_t v = t;
   for (; v + 3 * (size_t)nt < nv; v += 4 * (size_t)nt) {
-    union { uint4 u; T x[W]; } q[4];
+    if constexpr (FB) {
+      union { uint4 u[4]; gp_seg_batch<T> x; } q;
 #pragma unroll
-    for (unsigned u = 0; u < 4; u++) q[u].u = __ldg(p + v + u * nt);
+      for (unsigned u = 0; u < 4; u++) q.u[u] = __ldg(p + v + u * nt);
+      fb(q.x);
+    } else {
+      union { uint4 u; T x[W]; } q[4];
 #pragma unroll
-    for (unsigned u = 0; u < 4; u++)
+      for (unsigned u = 0; u < 4; u++) q[u].u = __ldg(p + v + u * nt);
 #pragma unroll
-      for (unsigned c = 0; c < W; c++) f(q[u].x[c]);
+      for (unsigned u = 0; u < 4; u++)
+#pragma unroll
+        for (unsigned c = 0; c < W; c++) f1(q[u].x[c]);
+    }
   }
   for (; v < nv; v += nt) {
     union { uint4 u; T x[W]; } q;
     q.u = __ldg(p + v);
 #pragma unroll
-    for (unsigned c = 0; c < W; c++) f(q.x[c]);
+    for (unsigned c = 0; c < W; c++) f1(q.x[c]);
   }
-  for (size_t i = a + nv * W + t; i < e; i += nt) f(__ldg(in + i));
+  for (size_t i = a + nv * W + t; i < e; i += nt) f1(__ldg(in + i));
+}
+
+/* gp_seg_range_b with f for every element. */
+template <typename T, typename F>
+__device__ __forceinline__ void gp_seg_range(const T *__restrict__ in, size_t b, size_t e,
+                                             unsigned t, unsigned nt, F f) {
+  gp_seg_range_b<false>(in, b, e, t, nt, f, 0);
+}
+
+/* The inputs of a batch that step_try missed (bit k of miss: x.t[k]) by P::step. Out of
+ * line: the batch loop keeps its registers. */
+template <typename T, typename P>
+__device__ __noinline__ typename P::S gp_seg_redo(typename P::S s, gp_seg_batch<T> x, unsigned miss,
+                                                  gp_u64 *acc) {
+  for (; miss; miss &= miss - 1) P::step(s, x.t[__ffs((int)miss) - 1], acc);
+  return s;
+}
+
+/* F32 exact sums in a window. Every input that entered a lane's chains is a multiple of
+ * 2^m (m: the smallest last-bit exponent among them; a float with biased exponent E has
+ * its last bit at 2^(max(E, 1) - 150)), and so is each chain's head. While a head and
+ * every partial sum stay below 2^(m + 53) they are doubles, so every addition is exact:
+ * a batch that fits that window is added with plain additions (no test an input), and
+ * only one that does not goes through step_try / P::step. gp_seg_win_lsb: the last-bit
+ * exponent of the smallest nonzero |x| among a's (a = |x|'s bits minus 1, so that zeros
+ * wrap above everything; GP_SEG_WIN_NONE when all were zero). */
+#define GP_SEG_WIN_NONE (1 << 20)
+__device__ __forceinline__ int gp_seg_win_lsb(unsigned a_min) {
+  if (a_min == ~0u) return GP_SEG_WIN_NONE;
+  const int e = (int)((a_min + 1u) >> 23);
+  return (e > 1 ? e : 1) - 150;
+}
+
+/* Thread t of nt: its elements of [b, e) into st[0] (plain operators: each element
+ * stepped), or (exact sums, P::TRY) into one expansion per vector component, st[c]
+ * (what left them is in acc): F32 adds a batch whose window fits (above) with plain
+ * additions; otherwise each input is tried on its chain (gp_xs_try's way in
+ * reduce_exact.cu) and the misses go through P::step on st[0] after their batch, out of
+ * line, so only st[0] ever holds a tail. m: F32, the window's last-bit exponent. */
+template <typename T, typename P>
+__device__ __forceinline__ void gp_seg_lane(const T *__restrict__ in, size_t b, size_t e, unsigned t,
+                                            unsigned nt, typename P::S (&st)[16 / sizeof(T)], int &m,
+                                            gp_u64 *acc) {
+  constexpr unsigned W = 16 / sizeof(T), N = gp_seg_batch<T>::N;
+  constexpr bool F32 = sizeof(T) == 4;
+#pragma unroll
+  for (unsigned c = 0; c < W; c++) st[c] = P::init();
+  m = GP_SEG_WIN_NONE;
+  if constexpr (!P::TRY) {
+    gp_seg_range(in, b, e, t, nt, [&](T x) { P::step(st[0], x, acc); });
+  } else {
+    gp_seg_range_b<true>(
+        in, b, e, t, nt,
+        [&](T x) {
+          if constexpr (F32) {
+            const int lx = gp_seg_win_lsb((__float_as_uint(x) & 0x7fffffffu) - 1u);
+            m = lx < m ? lx : m;
+          }
+          P::step(st[0], x, acc);
+        },
+        [&](const gp_seg_batch<T> &x) {
+          if constexpr (F32) {
+            unsigned hi = 0, lo = ~0u;
+#pragma unroll
+            for (unsigned k = 0; k < N; k++) {
+              const unsigned a = __float_as_uint(x.t[k]) & 0x7fffffffu;
+              hi = max(hi, a);
+              lo = min(lo, a - 1u);
+            }
+            int eh = 0; /* the largest head's biased double exponent */
+#pragma unroll
+            for (unsigned c = 0; c < W; c++) eh = max(eh, (__double2hiint(st[c].h) & 0x7fffffff) >> 20);
+            const int lx = gp_seg_win_lsb(lo), mb = lx < m ? lx : m;
+            m = mb;
+            /* each chain ends below 2^(eh - 1022) + (N / W) 2^((hi >> 23) - 126), which
+               must stay within 2^(mb + 53); inf and NaN go the tried way (their flags) */
+            const int top = max(eh - 1022, (int)(hi >> 23) - 126 + 2) + 1;
+            if (top <= mb + 53 && hi < 0x7f800000u) {
+#pragma unroll
+              for (unsigned k = 0; k < N; k++) st[k % W].h += (double)x.t[k];
+              return;
+            }
+          }
+          unsigned miss = 0;
+#pragma unroll
+          for (unsigned k = 0; k < N; k++) miss |= (unsigned)!P::step_try(st[k % W], x.t[k]) << k;
+          if (miss) st[0] = gp_seg_redo<T, P>(st[0], x, miss, acc);
+        });
+  }
+}
+
+/* [b, e) by the whole warp: lane 0 gets the state, what left it is in acc. F32 exact
+ * sums whose lanes all fit one window merge their 128 chains with plain additions: heads
+ * that are multiples of 2^m, each below 2^(e - 1022), add exactly while 2^(e - 1015)
+ * stays within 2^(m + 53) and no lane holds a tail; otherwise the chains merge exactly
+ * (P::merge) and the lanes by gp_seg_warp_tree. */
+template <typename T, typename P>
+__device__ __forceinline__ typename P::S gp_seg_warp_sum(const T *__restrict__ in, size_t b, size_t e,
+                                                         gp_u64 *acc) {
+  constexpr unsigned W = 16 / sizeof(T);
+  typename P::S st[W];
+  int m;
+  gp_seg_lane<T, P>(in, b, e, threadIdx.x % GP_WARP_SIZE, GP_WARP_SIZE, st, m, acc);
+  if constexpr (P::TRY && sizeof(T) == 4) {
+    int eh = 0;
+#pragma unroll
+    for (unsigned c = 0; c < W; c++) eh = max(eh, (__double2hiint(st[c].h) & 0x7fffffff) >> 20);
+    const int mw = __reduce_min_sync(GP_FULL_MASK, m), ew = __reduce_max_sync(GP_FULL_MASK, eh);
+    if (!__any_sync(GP_FULL_MASK, st[0].l != 0.0) && ew - 1015 <= mw + 53) {
+      double h = (st[0].h + st[1].h) + (st[2].h + st[3].h);
+#pragma unroll
+      for (int o = GP_WARP_SIZE / 2; o > 0; o /= 2) h += __shfl_down_sync(GP_FULL_MASK, h, o);
+      st[0].h = h;
+      return st[0];
+    }
+  }
+  if constexpr (P::TRY) {
+#pragma unroll
+    for (unsigned c = 1; c < W; c++) P::merge(st[0], st[c], acc);
+  }
+  return gp_seg_warp_tree<P>(st[0], acc);
 }
 
 /* A chunk's result (a row's chunk, or a long segment's span), combined per segment. */
