@@ -9,6 +9,7 @@
 #define GP_TESTS_SEGMENTS_CASES_H
 
 #include "check.h"
+#include "window_ties.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -215,36 +216,12 @@ static void sc_test_offsets_long(void) {
   free(out);
 }
 
-/* Segments [b[s], e[s]) of 2^big each, but for ten pairs of +-(1 + 2^-23) 2^tiny (last
- * bit 2^(tiny - 23)) at random places and one element of half the float ulp of the
- * rest's sum: each exact sum is a tie that rounds down to even, and an addition that
- * rounds moves it off the tie. With big 20, tiny -7, heads pass 2^23 within a lane's
- * chain (a batch window a few bits too wide loses a pair's last bit); with big 5, tiny
- * -17, a warp's whole sum straddles 2^13 (so does a warp window too wide). */
-static void sc_window_ties(float *in, const uint64_t *b, const uint64_t *e, size_t nseg, int big,
-                           int tiny) {
-  const float B = (float)ldexp(1.0, big), t = (float)ldexp(1.0 + ldexp(1.0, -23), tiny);
-  for (size_t s = 0; s < nseg; s++) {
-    const size_t len = e[s] - b[s];
-    for (size_t i = b[s]; i < e[s]; i++) in[i] = B;
-    if (len < 64) continue;
-    for (int k = 0; k < 20; k++) in[b[s] + check_rand64() % len] = k % 2 ? -t : t;
-    size_t nb = 0; /* elements still 2^big once the tie's element is placed */
-    size_t at = b[s] + check_rand64() % len;
-    while (in[at] != B) at = at + 1 < e[s] ? at + 1 : b[s];
-    for (size_t i = b[s]; i < e[s]; i++) nb += i != at && in[i] == B;
-    int ex;
-    (void)frexp((double)nb * B, &ex); /* the sum is in [2^(ex-1), 2^ex) */
-    in[at] = (float)ldexp(1.0, ex - 1 - 23 - 1);
-  }
-}
-
 /* F32 SUM where a lane's batches are added without a test while their window fits a
  * double (reduce_segments.cuh, gp_seg_lane): sums that grow through the 53-bit edge
  * (odd multiples of 2^-30 among powers of two up to 2^21: the window closes part way
  * through a lane's share), benign data with rare disruptors (a 2^-60 or 2^70 multiple,
  * NaN, +-inf, -0, a cancelling pair), and ties that one rounded addition would break
- * (sc_window_ties), on rows (warps, chunks) and on offsets (warps, spans). Each result
+ * (window_ties), on rows (warps, chunks) and on offsets (warps, spans). Each result
  * against gp_reduce of its segment alone. */
 static void sc_test_window(void) {
   const size_t n = 600000, rl = 75000, nr = n / rl;
@@ -261,7 +238,7 @@ static void sc_test_window(void) {
       const size_t len = r % 5 == 0 ? 20000 + r % 9000 : r % 3 == 0 ? 600 + r % 2000 : r % 50;
       offs[s + 1] = offs[s] + len > n ? n : offs[s] + len;
     }
-    for (size_t i = 0; i < n && kind < 6; i++) { /* kinds 6 and 7: sc_window_ties */
+    for (size_t i = 0; i < n && kind < 6; i++) { /* kinds 6 and 7: window_ties */
       const uint64_t r = check_rand64();
       if (kind == 0) /* last bits at 2^-30, powers of two to 2^21: past 2^23 the window closes */
         in[i] = r % 4 == 0 ? (float)ldexp((double)((int64_t)((r >> 8) % (1u << 20)) | 1), -30)
@@ -280,11 +257,11 @@ static void sc_test_window(void) {
       }
     }
     char what[64];
-    if (kind >= 6) sc_window_ties(in, b, e, nr, kind == 6 ? 20 : 5, kind == 6 ? -7 : -17);
+    if (kind >= 6) window_ties(in, b, e, nr, kind == 6 ? 20 : 5, kind == 6 ? -7 : -17);
     snprintf(what, sizeof what, "window data %d, rows", kind);
     memset(out, 0xAB, 1000 * sizeof(float));
     if (sc_rows(GP_SUM, GP_F32, in, nr, rl, out) == GP_OK) sc_compare(GP_SUM, GP_F32, in, b, e, nr, out, what);
-    if (kind >= 6) sc_window_ties(in, offs, offs + 1, 1000, kind == 6 ? 20 : 5, kind == 6 ? -7 : -17);
+    if (kind >= 6) window_ties(in, offs, offs + 1, 1000, kind == 6 ? 20 : 5, kind == 6 ? -7 : -17);
     snprintf(what, sizeof what, "window data %d, offsets", kind);
     memset(out, 0xAB, 1000 * sizeof(float));
     if (sc_offsets(GP_SUM, GP_F32, in, offs, 1000, out) == GP_OK)

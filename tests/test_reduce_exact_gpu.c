@@ -7,6 +7,7 @@
  * elements: no 2^20 random cases, no large arrays. */
 #if GP_HAVE_CUDA
 #include "exact_cases.h"
+#include "window_ties.h"
 #include <cuda_runtime_api.h>
 #include "cuda/reduce/reduce_cuda.h"
 
@@ -116,6 +117,39 @@ static void test_grids(void) {
   free(x);
 }
 
+/* F32 sums whose exact value is a tie that one inexact addition breaks (window_ties.h):
+ * on grids of 1, 7 and 64 blocks each thread's heads take hundreds of inputs and pass
+ * 2^23, where the tiny terms' last bits no longer fit a window of plain additions
+ * (xs_window.cuh); also on the automatic grid. Each against the exact reference. */
+static void test_window(void) {
+  const size_t n = ((size_t)1 << 20) + 5;
+  float *x = (float *)malloc(n * sizeof *x), *dx = NULL;
+  CHECK_MSG(x != NULL, "test_window: malloc");
+  if (!x) return;
+  CUDA_OK(cudaMalloc((void **)&dx, n * sizeof *x));
+  const unsigned grids[] = {0, 1, 7, 64};
+  for (int run = 0; run < 4; run++) {
+    check_seed(91 + (uint64_t)run);
+    const uint64_t b = 0, e = n;
+    window_ties(x, &b, &e, 1, 20, -7);
+    const float want = xr_sum_f32(x, n);
+    CUDA_OK(cudaMemcpy(dx, x, n * sizeof *x, cudaMemcpyHostToDevice));
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+      float got = 0.0f;
+      gp_cuda_reduce_auto_force_grid(gpu, grids[g]);
+      gp_status s = gp_reduce(gpu, GP_SUM, GP_F32, dx, n, d_out, GP_REDUCE_AUTO);
+      if (s == GP_OK) s = gp_synchronize(gpu);
+      CHECK_MSG(s == GP_OK, "window run %d grid %u: %s", run, grids[g], gp_last_error(gpu));
+      CUDA_OK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+      CHECK_MSG(bits32(got) == bits32(want), "window run %d grid %u: %.9g (%#x) vs exact %.9g (%#x)",
+                run, grids[g], (double)got, bits32(got), (double)want, bits32(want));
+    }
+    gp_cuda_reduce_auto_force_grid(gpu, 0);
+  }
+  cudaFree(dx);
+  free(x);
+}
+
 int main(void) {
   gpu = check_gpu_context_or_skip("test_reduce_exact_gpu");
   cpu = check_cpu_context();
@@ -129,6 +163,7 @@ int main(void) {
   test_ties();
   test_random();
   test_grids();
+  test_window();
   test_dense();
   if (!quick) test_large();
   cudaFree(d_buf);

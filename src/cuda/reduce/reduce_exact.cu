@@ -32,6 +32,7 @@
 #include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "cuda/reduce/exact_fold.cuh"
+#include "cuda/reduce/xs_window.cuh"
 #include "core/exact_sum.h"
 #include "core/reduce_tree.h"
 
@@ -668,6 +669,7 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
      on every data law: s16-a) */
   constexpr bool DENSE = F32 || !WIN;
   bool dense = false; /* warp-uniform: the warp votes after each tile */
+  int win_m = GP_XS_WIN_NONE; /* F32: the window's last-bit exponent (xs_window.cuh) */
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
@@ -680,6 +682,16 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
         for (unsigned c = 0; c < W; c++)
           gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
     } else {
+      if constexpr (F32) { /* a tile whose window fits: plain additions (xs_window.cuh) */
+        float v[GP_XS_UNROLL * W];
+#pragma unroll
+        for (unsigned k = 0; k < GP_XS_UNROLL * W; k++) v[k] = (float)a.x[k / W].t[k % W];
+        if (gp_xs_win_fits<GP_XS_UNROLL * W, W>(v, h, win_m)) {
+#pragma unroll
+          for (unsigned k = 0; k < GP_XS_UNROLL * W; k++) h[k % W] += (double)v[k];
+          continue;
+        }
+      }
       const unsigned miss = gp_xs_tile_try<T>(h, l, a);
       if (miss) {
         nr += (unsigned)__popc(miss);

@@ -8,6 +8,7 @@
 
 #include "cuda/common/reduce_ops.cuh"
 #include "cuda/common/resident.cuh"
+#include "cuda/reduce/xs_window.cuh"
 #include "core/exact_sum.h"
 
 #include <stdint.h>
@@ -257,25 +258,10 @@ __device__ __noinline__ typename P::S gp_seg_redo(typename P::S s, gp_seg_batch<
   return s;
 }
 
-/* F32 exact sums in a window. Every input that entered a lane's chains is a multiple of
- * 2^m (m: the smallest last-bit exponent among them; a float with biased exponent E has
- * its last bit at 2^(max(E, 1) - 150)), and so is each chain's head. While a head and
- * every partial sum stay below 2^(m + 53) they are doubles, so every addition is exact:
- * a batch that fits that window is added with plain additions (no test an input), and
- * only one that does not goes through step_try / P::step. gp_seg_win_lsb: the last-bit
- * exponent of the smallest nonzero |x| among a's (a = |x|'s bits minus 1, so that zeros
- * wrap above everything; GP_SEG_WIN_NONE when all were zero). */
-#define GP_SEG_WIN_NONE (1 << 20)
-__device__ __forceinline__ int gp_seg_win_lsb(unsigned a_min) {
-  if (a_min == ~0u) return GP_SEG_WIN_NONE;
-  const int e = (int)((a_min + 1u) >> 23);
-  return (e > 1 ? e : 1) - 150;
-}
-
 /* Thread t of nt: its elements of [b, e) into st[0] (plain operators: each element
  * stepped), or (exact sums, P::TRY) into one expansion per vector component, st[c]
- * (what left them is in acc): F32 adds a batch whose window fits (above) with plain
- * additions; otherwise each input is tried on its chain (gp_xs_try's way in
+ * (what left them is in acc): F32 adds a batch whose window fits (xs_window.cuh) with
+ * plain additions; otherwise each input is tried on its chain (gp_xs_try's way in
  * reduce_exact.cu) and the misses go through P::step on st[0] after their batch, out of
  * line, so only st[0] ever holds a tail. m: F32, the window's last-bit exponent. */
 template <typename T, typename P>
@@ -286,7 +272,7 @@ __device__ __forceinline__ void gp_seg_lane(const T *__restrict__ in, size_t b, 
   constexpr bool F32 = sizeof(T) == 4;
 #pragma unroll
   for (unsigned c = 0; c < W; c++) st[c] = P::init();
-  m = GP_SEG_WIN_NONE;
+  m = GP_XS_WIN_NONE;
   if constexpr (!P::TRY) {
     gp_seg_range(in, b, e, t, nt, [&](T x) { P::step(st[0], x, acc); });
   } else {
@@ -294,29 +280,17 @@ __device__ __forceinline__ void gp_seg_lane(const T *__restrict__ in, size_t b, 
         in, b, e, t, nt,
         [&](T x) {
           if constexpr (F32) {
-            const int lx = gp_seg_win_lsb((__float_as_uint(x) & 0x7fffffffu) - 1u);
+            const int lx = gp_xs_win_lsb((__float_as_uint(x) & 0x7fffffffu) - 1u);
             m = lx < m ? lx : m;
           }
           P::step(st[0], x, acc);
         },
         [&](const gp_seg_batch<T> &x) {
           if constexpr (F32) {
-            unsigned hi = 0, lo = ~0u;
+            double h[W];
 #pragma unroll
-            for (unsigned k = 0; k < N; k++) {
-              const unsigned a = __float_as_uint(x.t[k]) & 0x7fffffffu;
-              hi = max(hi, a);
-              lo = min(lo, a - 1u);
-            }
-            int eh = 0; /* the largest head's biased double exponent */
-#pragma unroll
-            for (unsigned c = 0; c < W; c++) eh = max(eh, (__double2hiint(st[c].h) & 0x7fffffff) >> 20);
-            const int lx = gp_seg_win_lsb(lo), mb = lx < m ? lx : m;
-            m = mb;
-            /* each chain ends below 2^(eh - 1022) + (N / W) 2^((hi >> 23) - 126), which
-               must stay within 2^(mb + 53); inf and NaN go the tried way (their flags) */
-            const int top = max(eh - 1022, (int)(hi >> 23) - 126 + 2) + 1;
-            if (top <= mb + 53 && hi < 0x7f800000u) {
+            for (unsigned c = 0; c < W; c++) h[c] = st[c].h;
+            if (gp_xs_win_fits<N, W>(x.t, h, m)) {
 #pragma unroll
               for (unsigned k = 0; k < N; k++) st[k % W].h += (double)x.t[k];
               return;
@@ -345,7 +319,7 @@ __device__ __forceinline__ typename P::S gp_seg_warp_sum(const T *__restrict__ i
   if constexpr (P::TRY && sizeof(T) == 4) {
     int eh = 0;
 #pragma unroll
-    for (unsigned c = 0; c < W; c++) eh = max(eh, (__double2hiint(st[c].h) & 0x7fffffff) >> 20);
+    for (unsigned c = 0; c < W; c++) eh = max(eh, gp_xs_win_exp(st[c].h));
     const int mw = __reduce_min_sync(GP_FULL_MASK, m), ew = __reduce_max_sync(GP_FULL_MASK, eh);
     if (!__any_sync(GP_FULL_MASK, st[0].l != 0.0) && ew - 1015 <= mw + 53) {
       double h = (st[0].h + st[1].h) + (st[2].h + st[3].h);

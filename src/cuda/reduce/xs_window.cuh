@@ -1,0 +1,50 @@
+/* F32 exact sums in a window (reduce_exact.cu's tiles, reduce_segments.cuh's batches).
+ * Every input that entered a thread's heads is a multiple of 2^m, m the smallest
+ * last-bit exponent among them (a float of biased exponent E has its last bit at
+ * 2^(max(E, 1) - 150)), and so is each head: an addition that rounds has a result of at
+ * least 2^(m + 53), a multiple of its own last bit. While every head and partial sum
+ * stays below 2^(m + 53) they are doubles, so every addition is exact: a batch that fits
+ * is added with plain FP64 additions, with no test an input (about 6 instructions an
+ * element against 17 for tried steps, measured by ncu on the H200, docs/perf/reduce.md,
+ * twenty-second session). */
+#ifndef GP_CUDA_REDUCE_XS_WINDOW_CUH
+#define GP_CUDA_REDUCE_XS_WINDOW_CUH
+
+#define GP_XS_WIN_NONE (1 << 20) /* m before any nonzero input */
+
+/* The last-bit exponent of the smallest nonzero |x| of a batch, given the smallest of
+ * (|x|'s bits - 1), where zeros wrap above everything (GP_XS_WIN_NONE: all zero). */
+__device__ __forceinline__ int gp_xs_win_lsb(unsigned a_min) {
+  if (a_min == ~0u) return GP_XS_WIN_NONE;
+  const int e = (int)((a_min + 1u) >> 23);
+  return (e > 1 ? e : 1) - 150;
+}
+
+/* The biased exponent of |h| (0 for zeros). */
+__device__ __forceinline__ int gp_xs_win_exp(double h) { return (__double2hiint(h) & 0x7fffffff) >> 20; }
+
+/* N floats x[k] about to be added to W heads (x[k] to h[k % W]); m updated with them.
+ * True when all N additions are exact: each head ends below 2^(eh - 1022) +
+ * (N / W) 2^(E_max - 126) <= 2^(max(...) + 1), which must stay within 2^(m + 53); an
+ * infinite or NaN input never fits (the tried steps keep its flags). */
+template <unsigned N, unsigned W>
+__device__ __forceinline__ bool gp_xs_win_fits(const float *x, const double *h, int &m) {
+  static_assert(N % W == 0 && (N / W & (N / W - 1)) == 0, "a power of two inputs a head");
+  constexpr int LOG = N / W == 1 ? 0 : N / W == 2 ? 1 : N / W == 4 ? 2 : N / W == 8 ? 3 : 4;
+  unsigned hi = 0, lo = ~0u;
+#pragma unroll
+  for (unsigned k = 0; k < N; k++) {
+    const unsigned a = __float_as_uint(x[k]) & 0x7fffffffu;
+    hi = max(hi, a);
+    lo = min(lo, a - 1u);
+  }
+  int eh = 0;
+#pragma unroll
+  for (unsigned c = 0; c < W; c++) eh = max(eh, gp_xs_win_exp(h[c]));
+  const int lx = gp_xs_win_lsb(lo);
+  m = lx < m ? lx : m;
+  const int top = max(eh - 1022, (int)(hi >> 23) - 126 + LOG) + 1;
+  return top <= m + 53 && hi < 0x7f800000u;
+}
+
+#endif
