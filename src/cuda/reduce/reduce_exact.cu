@@ -682,23 +682,26 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
         for (unsigned c = 0; c < W; c++)
           gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
     } else {
+      bool plain = false; /* per thread: the warp's vote below needs every lane */
       if constexpr (F32) { /* a tile whose window fits: plain additions (xs_window.cuh) */
         float v[GP_XS_UNROLL * W];
 #pragma unroll
         for (unsigned k = 0; k < GP_XS_UNROLL * W; k++) v[k] = (float)a.x[k / W].t[k % W];
-        if (gp_xs_win_fits<GP_XS_UNROLL * W, W>(v, h, win_m)) {
+        plain = gp_xs_win_fits<GP_XS_UNROLL * W, W>(v, h, win_m);
+        if (plain) {
 #pragma unroll
           for (unsigned k = 0; k < GP_XS_UNROLL * W; k++) h[k % W] += (double)v[k];
-          continue;
         }
       }
-      const unsigned miss = gp_xs_tile_try<T>(h, l, a);
-      if (miss) {
-        nr += (unsigned)__popc(miss);
-        if constexpr (F32)
-          gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
-        else
-          gp_xs_redo_part<T>(h[0], l[0], fl, a, miss, acc);
+      if (!plain) {
+        const unsigned miss = gp_xs_tile_try<T>(h, l, a);
+        if (miss) {
+          nr += (unsigned)__popc(miss);
+          if constexpr (F32)
+            gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
+          else
+            gp_xs_redo_part<T>(h[0], l[0], fl, a, miss, acc);
+        }
       }
       if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }
