@@ -245,14 +245,21 @@ def test_cupy_functions(dtype):
         np.float64(gpuprims.min(h, ctx=cpu_ctx())).tobytes()
 
 
+def _slow_arange(cp, n):
+    """0 .. n-1 as float64 on CuPy's current stream, made slowly: enough work that a
+    launch on another stream would race with it."""
+    x = cp.arange(n, dtype=cp.float64)
+    for _ in range(20):
+        x = cp.sqrt(x * x)
+    return x
+
+
 @needs_gpu
 def test_cupy_stream_ordering():
     cp = _cupy()
     n = 1 << 24
     with cp.cuda.Stream(non_blocking=True) as s:
-        x = cp.arange(n, dtype=cp.float64)
-        for _ in range(20):  # enough work that a launch on another stream would race
-            x = cp.sqrt(x * x)
+        x = _slow_arange(cp, n)
         r = gpuprims.sum(x, keep_on_device=True)
         srt = gpuprims.sort(x[::-1].copy())
     s.synchronize()
@@ -285,9 +292,7 @@ def test_cupy_stream_ordering_rows_argmax():
     cp = _cupy()
     n = 1 << 24
     with cp.cuda.Stream(non_blocking=True) as s:
-        x = cp.arange(n, dtype=cp.float64)
-        for _ in range(20):  # enough work that a launch on another stream would race
-            x = cp.sqrt(x * x)
+        x = _slow_arange(cp, n)
         rows = gpuprims.max(x.reshape(4, -1), axis=-1)
         segs = gpuprims.min(x, offsets=cp.asarray([1, n // 2, n], dtype=cp.uint64))
         i = gpuprims.argmax(x)  # a host result waits for its stream
