@@ -119,8 +119,9 @@ static void test_grids(void) {
 
 /* F32 sums whose exact value is a tie that one inexact addition breaks (window_ties.h):
  * on grids of 1, 7 and 64 blocks each thread's heads take hundreds of inputs and pass
- * 2^23, where the tiny terms' last bits no longer fit a window of plain additions
- * (xs_window.cuh); also on the automatic grid. Each against the exact reference. */
+ * 2^23, where the tiny terms' last bits no longer fit a window of plain additions (a
+ * kernel that added past src/cuda/reduce/xs_window.cuh's window, 3 bits too wide, failed
+ * here in s22-final); also on the automatic grid. Each against the exact reference. */
 static void test_window(void) {
   const size_t n = ((size_t)1 << 20) + 5;
   float *x = (float *)malloc(n * sizeof *x), *dx = NULL;

@@ -32,7 +32,6 @@
 #include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_cuda.h"
 #include "cuda/reduce/exact_fold.cuh"
-#include "cuda/reduce/xs_window.cuh"
 #include "core/exact_sum.h"
 #include "core/reduce_tree.h"
 
@@ -669,7 +668,6 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
      on every data law: s16-a) */
   constexpr bool DENSE = F32 || !WIN;
   bool dense = false; /* warp-uniform: the warp votes after each tile */
-  int win_m = GP_XS_WIN_NONE; /* F32: the window's last-bit exponent (xs_window.cuh) */
   /* Loading the next tile before adding this one was slower at every size (H200,
    * 2026-12-02, docs/perf/reduce.md: 3-12% at 3 blocks a SM, 5-50% at 4 with spills) */
   for (size_t tile = blockIdx.x; tile < full; tile += gridDim.x) {
@@ -682,26 +680,13 @@ __global__ __launch_bounds__(GP_XS_THREADS, GP_XS_MIN_BLOCKS) void gp_sum_exact_
         for (unsigned c = 0; c < W; c++)
           gp_xs_dense(h[c], l[F32 ? 0 : c], lo, a.x[u].t[c], acc, fl);
     } else {
-      bool plain = false; /* per thread: the warp's vote below needs every lane */
-      if constexpr (F32) { /* a tile whose window fits: plain additions (xs_window.cuh) */
-        float v[GP_XS_UNROLL * W];
-#pragma unroll
-        for (unsigned k = 0; k < GP_XS_UNROLL * W; k++) v[k] = (float)a.x[k / W].t[k % W];
-        plain = gp_xs_win_fits<GP_XS_UNROLL * W, W>(v, h, win_m);
-        if (plain) {
-#pragma unroll
-          for (unsigned k = 0; k < GP_XS_UNROLL * W; k++) h[k % W] += (double)v[k];
-        }
-      }
-      if (!plain) {
-        const unsigned miss = gp_xs_tile_try<T>(h, l, a);
-        if (miss) {
-          nr += (unsigned)__popc(miss);
-          if constexpr (F32)
-            gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
-          else
-            gp_xs_redo_part<T>(h[0], l[0], fl, a, miss, acc);
-        }
+      const unsigned miss = gp_xs_tile_try<T>(h, l, a);
+      if (miss) {
+        nr += (unsigned)__popc(miss);
+        if constexpr (F32)
+          gp_xs_take(h[0], l[0], fl, gp_xs_redo_at<T>(h[0], l[0], in + tile * TE + tid * W, miss, acc));
+        else
+          gp_xs_redo_part<T>(h[0], l[0], fl, a, miss, acc);
       }
       if (DENSE) dense = __any_sync(GP_FULL_MASK, nr > GP_XS_DENSE_AFTER);
     }

@@ -1,12 +1,14 @@
-/* F32 exact sums in a window (reduce_exact.cu's tiles, reduce_segments.cuh's batches).
- * Every input that entered a thread's heads is a multiple of 2^m, m the smallest
- * last-bit exponent among them (a float of biased exponent E has its last bit at
- * 2^(max(E, 1) - 150)), and so is each head: an addition that rounds has a result of at
- * least 2^(m + 53), a multiple of its own last bit. While every head and partial sum
- * stays below 2^(m + 53) they are doubles, so every addition is exact: a batch that fits
- * is added with plain FP64 additions, with no test an input (about 6 instructions an
- * element against 17 for tried steps, measured by ncu on the H200, docs/perf/reduce.md,
- * twenty-second session). */
+/* F32 exact sums in a window (reduce_segments.cuh's batches). Every input that entered
+ * a thread's heads is a multiple of 2^m, m the smallest last-bit exponent among them (a
+ * float of biased exponent E has its last bit at 2^(max(E, 1) - 150)), and so is each
+ * head: an addition that rounds has a result of at least 2^(m + 53), a multiple of its
+ * own last bit. While every head and partial sum stays below 2^(m + 53) they are
+ * doubles, so every addition is exact: a batch that fits is added with plain FP64
+ * additions, with no test an input (the segments' span kernel: 26.9 -> 14.8 warp
+ * instructions per 32 elements, ncu on the H200, docs/perf/reduce.md, twenty-second
+ * session). gp_reduce's exact kernel, already at 17.4 with tried steps, was measured with
+ * it once (s22-final: 2^16-2^26 0.1-1.2 us faster, 2^28 and data spread over many
+ * binades 4% slower) and kept its tried steps. */
 #ifndef GP_CUDA_REDUCE_XS_WINDOW_CUH
 #define GP_CUDA_REDUCE_XS_WINDOW_CUH
 
