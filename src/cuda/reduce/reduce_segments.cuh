@@ -205,7 +205,9 @@ template <typename T> struct gp_seg_batch {
 
 /* Thread t of nt hands each of its elements of [b, e) to f1, except (with FB) four
  * 16-byte vectors at a time to fb (a gp_seg_batch): single elements up to a 16-byte
- * boundary, then the vectors, four in flight, then the tail. */
+ * boundary, then the vectors, four in flight, then the tail. Without FB the vectors keep
+ * their own unions: one union of the whole batch made the I32 offsets kernel spill 16
+ * bytes (ptxas, sm_90) where this form spills none. */
 template <bool FB, typename T, typename F1, typename FBatch>
 __device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t b, size_t e,
                                                unsigned t, unsigned nt, F1 f1, FBatch fb) {

@@ -29,10 +29,12 @@ __device__ __forceinline__ int gp_xs_win_exp(double h) { return (__double2hiint(
  * True when all N additions are exact: each head ends below 2^(eh - 1022) +
  * (N / W) 2^(E_max - 126) <= 2^(max(...) + 1), which must stay within 2^(m + 53); an
  * infinite or NaN input never fits (the tried steps keep its flags). */
+__host__ __device__ constexpr int gp_xs_win_log2(unsigned v) { return v > 1 ? 1 + gp_xs_win_log2(v / 2) : 0; }
+
 template <unsigned N, unsigned W>
 __device__ __forceinline__ bool gp_xs_win_fits(const float *x, const double *h, int &m) {
   static_assert(N % W == 0 && (N / W & (N / W - 1)) == 0, "a power of two inputs a head");
-  constexpr int LOG = N / W == 1 ? 0 : N / W == 2 ? 1 : N / W == 4 ? 2 : N / W == 8 ? 3 : 4;
+  constexpr int LOG = gp_xs_win_log2(N / W);
   unsigned hi = 0, lo = ~0u;
 #pragma unroll
   for (unsigned k = 0; k < N; k++) {
