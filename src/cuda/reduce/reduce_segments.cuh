@@ -197,6 +197,22 @@ template <typename P> __device__ __forceinline__ typename P::S gp_seg_warp_tree(
   return s;
 }
 
+/* Batches of gp_seg_range_b's vector loop whose lines are asked into L2 ahead of their
+ * loads (0: none). A prefetch holds no register and no scoreboard slot, so a warp keeps
+ * more bytes on their way than its four loads a lane. */
+#ifndef GP_SEG_PREFETCH
+#define GP_SEG_PREFETCH 0
+#endif
+
+/* Threads t < nt / 2 of a batch loop whose batch starts at vector v0 (4 nt vectors of 16
+ * bytes: nt / 2 lines of 128) ask L2 for line t of that batch, when it starts before
+ * vector nv. */
+__device__ __forceinline__ void gp_seg_prefetch(const uint4 *p, size_t v0, size_t nv, unsigned t,
+                                                unsigned nt) {
+  const size_t v = v0 + 8 * (size_t)t;
+  if (2 * t < nt && v < nv) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + v));
+}
+
 /* A batch of inputs: four 16-byte vectors' worth. */
 template <typename T> struct gp_seg_batch {
   static constexpr unsigned N = 4 * (16 / sizeof(T));
@@ -219,7 +235,12 @@ __device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t 
   const size_t nv = (e - a) / W;
   const uint4 *p = reinterpret_cast<const uint4 *>(in + a);
   size_t v = t;
+  constexpr unsigned D = GP_SEG_PREFETCH;
+  if (D > 1 && 3 * (size_t)nt < nv)
+#pragma unroll
+    for (unsigned j = 1; j < D; j++) gp_seg_prefetch(p, 4 * (size_t)nt * j, nv, t, nt);
   for (; v + 3 * (size_t)nt < nv; v += 4 * (size_t)nt) {
+    if (D) gp_seg_prefetch(p, v - t + 4 * (size_t)nt * D, nv, t, nt);
     if constexpr (FB) {
       union { uint4 u[4]; gp_seg_batch<T> x; } q;
 #pragma unroll
