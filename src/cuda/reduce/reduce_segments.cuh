@@ -197,20 +197,24 @@ template <typename P> __device__ __forceinline__ typename P::S gp_seg_warp_tree(
   return s;
 }
 
-/* Batches of gp_seg_range_b's vector loop whose lines are asked into L2 ahead of their
- * loads (0: none). A prefetch holds no register and no scoreboard slot, so a warp keeps
- * more bytes on their way than its four loads a lane. */
-#ifndef GP_SEG_PREFETCH
-#define GP_SEG_PREFETCH 0
+/* Ranges of up to GP_SEG_PF_MAX bytes of vectors have their first GP_SEG_PF_BYTES
+ * (after the first batch, which is loaded at once) asked into L2 before the vector loop
+ * starts (0: never). A prefetch holds no register and no scoreboard slot, so a warp that
+ * takes a short segment has its later batches on their way while it waits for the first. */
+#ifndef GP_SEG_PF_BYTES
+#define GP_SEG_PF_BYTES 0
+#endif
+#ifndef GP_SEG_PF_MAX
+#define GP_SEG_PF_MAX 0
 #endif
 
-/* Threads t < nt / 2 of a batch loop whose batch starts at vector v0 (4 nt vectors of 16
- * bytes: nt / 2 lines of 128) ask L2 for line t of that batch, when it starts before
- * vector nv. */
-__device__ __forceinline__ void gp_seg_prefetch(const uint4 *p, size_t v0, size_t nv, unsigned t,
-                                                unsigned nt) {
-  const size_t v = v0 + 8 * (size_t)t;
-  if (2 * t < nt && v < nv) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + v));
+/* Thread t of nt: lines (128 bytes) of p's nv vectors from the second batch (4 nt
+ * vectors) up to GP_SEG_PF_BYTES into L2, when the nv vectors are at most GP_SEG_PF_MAX
+ * bytes. */
+__device__ __forceinline__ void gp_seg_prefetch(const uint4 *p, size_t nv, unsigned t, unsigned nt) {
+  if (GP_SEG_PF_BYTES == 0 || 16 * nv > GP_SEG_PF_MAX || 4 * (size_t)nt >= nv) return;
+  const size_t lines = (nv + 7) / 8, lim = lines < GP_SEG_PF_BYTES / 128 ? lines : GP_SEG_PF_BYTES / 128;
+  for (size_t i = (nt + 1) / 2 + t; i < lim; i += nt) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + 8 * i));
 }
 
 /* A batch of inputs: four 16-byte vectors' worth. */
@@ -235,12 +239,8 @@ __device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t 
   const size_t nv = (e - a) / W;
   const uint4 *p = reinterpret_cast<const uint4 *>(in + a);
   size_t v = t;
-  constexpr unsigned D = GP_SEG_PREFETCH;
-  if (D > 1 && 3 * (size_t)nt < nv)
-#pragma unroll
-    for (unsigned j = 1; j < D; j++) gp_seg_prefetch(p, 4 * (size_t)nt * j, nv, t, nt);
+  gp_seg_prefetch(p, nv, t, nt);
   for (; v + 3 * (size_t)nt < nv; v += 4 * (size_t)nt) {
-    if (D) gp_seg_prefetch(p, v - t + 4 * (size_t)nt * D, nv, t, nt);
     if constexpr (FB) {
       union { uint4 u[4]; gp_seg_batch<T> x; } q;
 #pragma unroll
