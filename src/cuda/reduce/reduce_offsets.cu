@@ -35,6 +35,13 @@
 #define GP_OFF_MAX_SPANS ((uint64_t)8192)
 #define GP_OFF_GROUP 32u /* spans whose records one warp merges */
 #define GP_OFF_NONE (~0ull) /* an empty map entry */
+/* Batches ahead of the vector loops that are asked into L2 (gp_seg_prefetch). H200,
+ * 2026-12-04 (s23-a, docs/perf/reduce.md), f32 SUM at 2^24 against none: uniform 1..2048
+ * 8% faster, power-law 4%, 8192..32768 even; 4 and 8 slower (up to 11% on 8192..32768).
+ * Rows keep none: there every distance was 10-40% slower. */
+#ifndef GP_OFF_PREFETCH
+#define GP_OFF_PREFETCH 2u
+#endif
 
 
 /* How the call's elements are cut into spans. */
@@ -87,7 +94,7 @@ __device__ __forceinline__ unsigned gp_off_nth_bit(unsigned m, unsigned n) {
 template <typename T, typename P>
 __device__ __forceinline__ typename P::S gp_off_warp_part(const T *__restrict__ in, uint64_t b,
                                                        uint64_t e, gp_u64 *acc) {
-  const typename P::S st = gp_seg_warp_sum<T, P>(in, b, e, acc);
+  const typename P::S st = gp_seg_warp_sum<T, P, GP_OFF_PREFETCH>(in, b, e, acc);
   __syncwarp();
   return st;
 }
@@ -106,7 +113,7 @@ __device__ __noinline__ void gp_off_groups(const T *__restrict__ in, uint64_t b,
     const unsigned src = gp_off_nth_bit(mask, live ? grp : 0);
     const uint64_t sb = __shfl_sync(GP_FULL_MASK, b, src), se = __shfl_sync(GP_FULL_MASK, e, src);
     const size_t ss = __shfl_sync(GP_FULL_MASK, sid, src);
-    gp_seg_group_one<T, P, G>(in, live ? sb : 0, live ? se : 0, live, out + ss);
+    gp_seg_group_one<T, P, G, GP_OFF_PREFETCH>(in, live ? sb : 0, live ? se : 0, live, out + ss);
     mask = cnt <= PER ? 0u : mask & ~((2u << gp_off_nth_bit(mask, PER - 1)) - 1u);
   }
 }

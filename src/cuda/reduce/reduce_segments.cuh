@@ -197,24 +197,13 @@ template <typename P> __device__ __forceinline__ typename P::S gp_seg_warp_tree(
   return s;
 }
 
-/* Ranges of up to GP_SEG_PF_MAX bytes of vectors have their first GP_SEG_PF_BYTES
- * (after the first batch, which is loaded at once) asked into L2 before the vector loop
- * starts (0: never). A prefetch holds no register and no scoreboard slot, so a warp that
- * takes a short segment has its later batches on their way while it waits for the first. */
-#ifndef GP_SEG_PF_BYTES
-#define GP_SEG_PF_BYTES 0
-#endif
-#ifndef GP_SEG_PF_MAX
-#define GP_SEG_PF_MAX 0
-#endif
-
-/* Thread t of nt: lines (128 bytes) of p's nv vectors from the second batch (4 nt
- * vectors) up to GP_SEG_PF_BYTES into L2, when the nv vectors are at most GP_SEG_PF_MAX
- * bytes. */
-__device__ __forceinline__ void gp_seg_prefetch(const uint4 *p, size_t nv, unsigned t, unsigned nt) {
-  if (GP_SEG_PF_BYTES == 0 || 16 * nv > GP_SEG_PF_MAX || 4 * (size_t)nt >= nv) return;
-  const size_t lines = (nv + 7) / 8, lim = lines < GP_SEG_PF_BYTES / 128 ? lines : GP_SEG_PF_BYTES / 128;
-  for (size_t i = (nt + 1) / 2 + t; i < lim; i += nt) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + 8 * i));
+/* Threads t < nt / 2 of a vector loop whose batch starts at vector v0 (4 nt vectors of
+ * 16 bytes: nt / 2 lines of 128) ask L2 for line t of that batch, when it starts before
+ * vector nv. A prefetch holds no register and no scoreboard slot. */
+__device__ __forceinline__ void gp_seg_prefetch(const uint4 *p, size_t v0, size_t nv, unsigned t,
+                                                unsigned nt) {
+  const size_t v = v0 + 8 * (size_t)t;
+  if (2 * t < nt && v < nv) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + v));
 }
 
 /* A batch of inputs: four 16-byte vectors' worth. */
@@ -225,10 +214,11 @@ template <typename T> struct gp_seg_batch {
 
 /* Thread t of nt hands each of its elements of [b, e) to f1, except (with FB) four
  * 16-byte vectors at a time to fb (a gp_seg_batch): single elements up to a 16-byte
- * boundary, then the vectors, four in flight, then the tail. Without FB the vectors keep
- * their own unions: one union of the whole batch made the I32 offsets kernel spill 16
- * bytes (ptxas, sm_90) where this form spills none. */
-template <bool FB, typename T, typename F1, typename FBatch>
+ * boundary, then the vectors, four in flight, then the tail; with PF > 0 the batch PF
+ * ahead of each is asked into L2 (gp_seg_prefetch; the first PF - 1 before the loop).
+ * Without FB the vectors keep their own unions: one union of the whole batch made the
+ * I32 offsets kernel spill 16 bytes (ptxas, sm_90) where this form spills none. */
+template <bool FB, unsigned PF, typename T, typename F1, typename FBatch>
 __device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t b, size_t e,
                                                unsigned t, unsigned nt, F1 f1, FBatch fb) {
   constexpr size_t W = 16 / sizeof(T);
@@ -239,8 +229,12 @@ __device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t 
   const size_t nv = (e - a) / W;
   const uint4 *p = reinterpret_cast<const uint4 *>(in + a);
   size_t v = t;
-  gp_seg_prefetch(p, nv, t, nt);
+  if constexpr (PF > 1)
+    if (3 * (size_t)nt < nv)
+#pragma unroll
+      for (unsigned j = 1; j < PF; j++) gp_seg_prefetch(p, 4 * (size_t)nt * j, nv, t, nt);
   for (; v + 3 * (size_t)nt < nv; v += 4 * (size_t)nt) {
+    if constexpr (PF > 0) gp_seg_prefetch(p, v - t + 4 * (size_t)nt * PF, nv, t, nt);
     if constexpr (FB) {
       union { uint4 u[4]; gp_seg_batch<T> x; } q;
 #pragma unroll
@@ -266,10 +260,10 @@ __device__ __forceinline__ void gp_seg_range_b(const T *__restrict__ in, size_t 
 }
 
 /* gp_seg_range_b with f for every element. */
-template <typename T, typename F>
+template <unsigned PF = 0, typename T, typename F>
 __device__ __forceinline__ void gp_seg_range(const T *__restrict__ in, size_t b, size_t e,
                                              unsigned t, unsigned nt, F f) {
-  gp_seg_range_b<false>(in, b, e, t, nt, f, 0);
+  gp_seg_range_b<false, PF>(in, b, e, t, nt, f, 0);
 }
 
 /* The inputs of a batch that step_try missed (bit k of miss: x.t[k]) by P::step. Out of
@@ -287,7 +281,7 @@ __device__ __noinline__ typename P::S gp_seg_redo(typename P::S s, gp_seg_batch<
  * plain additions; otherwise each input is tried on its chain (gp_xs_try's way in
  * reduce_exact.cu) and the misses go through P::step on st[0] after their batch, out of
  * line, so only st[0] ever holds a tail. m: F32, the window's last-bit exponent. */
-template <typename T, typename P>
+template <typename T, typename P, unsigned PF>
 __device__ __forceinline__ void gp_seg_lane(const T *__restrict__ in, size_t b, size_t e, unsigned t,
                                             unsigned nt, typename P::S (&st)[16 / sizeof(T)], int &m,
                                             gp_u64 *acc) {
@@ -297,9 +291,9 @@ __device__ __forceinline__ void gp_seg_lane(const T *__restrict__ in, size_t b, 
   for (unsigned c = 0; c < W; c++) st[c] = P::init();
   m = GP_XS_WIN_NONE;
   if constexpr (!P::TRY) {
-    gp_seg_range(in, b, e, t, nt, [&](T x) { P::step(st[0], x, acc); });
+    gp_seg_range<PF>(in, b, e, t, nt, [&](T x) { P::step(st[0], x, acc); });
   } else {
-    gp_seg_range_b<true>(
+    gp_seg_range_b<true, PF>(
         in, b, e, t, nt,
         [&](T x) {
           if constexpr (F32) {
@@ -332,13 +326,13 @@ __device__ __forceinline__ void gp_seg_lane(const T *__restrict__ in, size_t b, 
  * that are multiples of 2^m, each below 2^(e - 1022), add exactly while 2^(e - 1015)
  * stays within 2^(m + 53) and no lane holds a tail; otherwise the chains merge exactly
  * (P::merge) and the lanes by gp_seg_warp_tree. */
-template <typename T, typename P>
+template <typename T, typename P, unsigned PF = 0>
 __device__ __forceinline__ typename P::S gp_seg_warp_sum(const T *__restrict__ in, size_t b, size_t e,
                                                          gp_u64 *acc) {
   constexpr unsigned W = 16 / sizeof(T);
   typename P::S st[W];
   int m;
-  gp_seg_lane<T, P>(in, b, e, threadIdx.x % GP_WARP_SIZE, GP_WARP_SIZE, st, m, acc);
+  gp_seg_lane<T, P, PF>(in, b, e, threadIdx.x % GP_WARP_SIZE, GP_WARP_SIZE, st, m, acc);
   if constexpr (P::TRY && sizeof(T) == 4) {
     int eh = 0;
 #pragma unroll
@@ -370,7 +364,7 @@ template <typename S> struct gp_seg_rec {
  * alone, merged by shuffles within the group; a segment where any input or merge did not
  * fit them is redone from scratch by its first lane into a thread-local
  * superaccumulator (slow_alone). The group's first lane stores the result in *out. */
-template <typename T, typename P, unsigned G>
+template <typename T, typename P, unsigned G, unsigned PF = 0>
 __device__ __forceinline__ void gp_seg_group_one(const T *__restrict__ in, size_t b, size_t e,
                                                  bool live, typename P::Out *out) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE, sub = lane % G;
@@ -380,7 +374,7 @@ __device__ __forceinline__ void gp_seg_group_one(const T *__restrict__ in, size_
   if (G == 1 && e - b < 2 * (16 / sizeof(T))) /* a few elements: vectors' set-up costs more */
     for (size_t i = b; i < e; i++) ok &= P::step_try(st, __ldg(in + i));
   else
-    gp_seg_range(in, b, e, sub, G, [&](T x) { ok &= P::step_try(st, x); });
+    gp_seg_range<PF>(in, b, e, sub, G, [&](T x) { ok &= P::step_try(st, x); });
 #pragma unroll
   for (unsigned o = G / 2; o > 0; o /= 2) {
     const typename P::S t = P::shfl(st, (int)o, (int)G);
