@@ -247,10 +247,18 @@ def _offsets_arg(offsets, dev, size):
         raise ValueError("offsets needs nseg + 1 >= 1 entries (0, ..., n)")
     if odev is None:
         # the library checks host offsets for decreases but cannot know the array's
-        # size: the last one must not pass it. Device offsets are not read here (that
-        # would wait for the GPU): the caller vouches for them.
+        # size: the last one must not pass it. It reads them as uint64, so a negative
+        # int64 would reach it as a huge number: named here. Device offsets are not
+        # read here (that would wait for the GPU): the caller vouches for them.
         last = c_int64 if code == L.I64 else c_uint64
         end = last.from_address(ptr + 8 * (n - 1)).value
+        if code == L.I64:
+            import numpy
+            neg = numpy.flatnonzero(numpy.ctypeslib.as_array((c_int64 * n).from_address(ptr)) < 0)
+            if neg.size:
+                i = int(neg[0])
+                raise InvalidArgumentError("offsets[%d] = %d is negative" % (
+                    i, c_int64.from_address(ptr + 8 * i).value))
         if not 0 <= end <= size:
             raise InvalidArgumentError("offsets[%d] = %d is outside the array of %d "
                                        "elements" % (n - 1, end, size))

@@ -322,8 +322,11 @@ class _CudaArrayInterface(_Adapter):
         return tuple(a.__cuda_array_interface__["shape"])
 
     def _cannot(self, *args):
-        raise TypeError("gpuprims cannot make a new array of this type: sort in place "
-                        "with gpuprims.sort(a, out=a), or pass a CuPy/PyTorch array")
+        raise TypeError("gpuprims cannot make a new array of a type it knows only by "
+                        "__cuda_array_interface__, and this call returns one (sort without "
+                        "out=, argsort, reductions along rows or offsets): pass a CuPy or "
+                        "PyTorch array (cupy.asarray(a) wraps it without a copy), or sort "
+                        "in place with gpuprims.sort(a, out=a)")
 
     copy = empty = iota = offsets = _cannot
 

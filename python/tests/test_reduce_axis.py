@@ -233,8 +233,12 @@ def test_errors(ctx):
         gpuprims.sum(x, offsets=np.array([0, 5, 3, 10]), ctx=ctx)
     with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array of 10"):
         gpuprims.sum(x, offsets=np.array([0, 5, 11], np.uint64), ctx=ctx)
-    with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array"):
+    with pytest.raises(gpuprims.InvalidArgumentError, match=r"offsets\[1\] = -1 is negative"):
         gpuprims.min(x, offsets=np.array([0, -1]), ctx=ctx)
+    with pytest.raises(gpuprims.InvalidArgumentError, match=r"offsets\[0\] = -3 is negative"):
+        gpuprims.max(x, offsets=np.array([-3, 2, 10]), ctx=ctx)
+    with pytest.raises(gpuprims.InvalidArgumentError, match=r"offsets\[2\] = -7 is negative"):
+        gpuprims.sort(x.copy(), offsets=np.array([0, 2, -7, 10]), ctx=ctx)
     with pytest.raises(TypeError, match="int64 or uint64"):
         gpuprims.sum(x, offsets=np.array([0, 10], np.int32), ctx=ctx)
     with pytest.raises(ValueError, match="nseg \\+ 1 >= 1"):
@@ -252,6 +256,14 @@ def test_errors(ctx):
         gpuprims.argmax(x[::2], ctx=ctx)
     with pytest.raises(TypeError, match="list"):
         gpuprims.argmin([1, 2], ctx=ctx)
+
+
+def test_cuda_array_interface_new_arrays_worded_for_every_call():
+    # an object known only by __cuda_array_interface__: gpuprims cannot make its type,
+    # and the error names the calls that need one (reductions along rows or offsets too)
+    from gpuprims._arrays import _CudaArrayInterface
+    with pytest.raises(TypeError, match="reductions along rows or offsets.*cupy.asarray"):
+        _CudaArrayInterface().empty(None, (3,), 0)
 
 
 def test_sort_offsets_past_the_end_raise(ctx):
