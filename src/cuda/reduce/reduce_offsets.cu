@@ -32,7 +32,9 @@
 #ifndef GP_OFF_SPAN_BYTES
 #define GP_OFF_SPAN_BYTES 8192u /* the smallest span */
 #endif
+#ifndef GP_OFF_MAX_SPANS
 #define GP_OFF_MAX_SPANS ((uint64_t)8192)
+#endif
 #define GP_OFF_GROUP 32u /* spans whose records one warp merges */
 #define GP_OFF_NONE (~0ull) /* an empty map entry */
 /* Batches ahead of the vector loops that are asked into L2 (gp_seg_prefetch). H200,
