@@ -70,9 +70,14 @@ __host__ __device__ __forceinline__ gp_off_geo gp_off_geo_of(uint64_t first, uin
   return g;
 }
 
-/* Segment [b, e) is long: at least two spans, inside [first, last). */
+/* Segment [b, e) is long: at least GP_OFF_LONG_SPANS spans (1 or 2), inside [first,
+ * last). One span is enough for the map's two slots a span: a long segment that starts
+ * inside span k runs past k's end, so no other segment starts in k after it. */
+#ifndef GP_OFF_LONG_SPANS
+#define GP_OFF_LONG_SPANS 2
+#endif
 __host__ __device__ __forceinline__ bool gp_off_long(const gp_off_geo &g, uint64_t b, uint64_t e) {
-  return e > b && e - b >= 2 * g.c && b >= g.first && e <= g.last;
+  return e > b && e - b >= GP_OFF_LONG_SPANS * g.c && b >= g.first && e <= g.last;
 }
 
 /* The position of the n-th (from 0) set bit of m; m has more than n set bits. */
