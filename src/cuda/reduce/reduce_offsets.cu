@@ -241,19 +241,6 @@ __device__ __noinline__ typename P::S gp_off_gather(const gp_seg_rec<typename P:
   return st;
 }
 
-#ifndef GP_OFF_SPAN_PF
-#define GP_OFF_SPAN_PF 0
-#endif
-/* Span t's lines (those inside [first, last)) into L2, by the warp. */
-template <typename T>
-__device__ __forceinline__ void gp_off_prefetch_span(const T *__restrict__ in, const gp_off_geo &g, uint64_t t) {
-  const uint64_t cb = (g.k0 + t) << g.sh;
-  const uint64_t b = cb > g.first ? cb : g.first, e = cb + g.c < g.last ? cb + g.c : g.last;
-  const char *p0 = reinterpret_cast<const char *>(in + b), *p1 = reinterpret_cast<const char *>(in + e);
-  for (const char *p = p0 + 128 * (threadIdx.x % GP_WARP_SIZE); p < p1; p += 128 * GP_WARP_SIZE)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-}
-
 template <typename T, typename P, int ACC_LIMBS>
 __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span_kernel(
     const T *__restrict__ in, const uint64_t *__restrict__ off, size_t nseg, gp_u64 *map,
@@ -270,8 +257,6 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
   const size_t nwarps = (size_t)gridDim.x * GP_SEG_WARPS;
   for (size_t t = (size_t)blockIdx.x * GP_SEG_WARPS + warp; t < g.spans; t += nwarps) {
     const uint64_t k = g.k0 + t, cb = k << g.sh, ce = cb + g.c;
-    if (GP_OFF_SPAN_PF >= 1) gp_off_prefetch_span(in, g, t);
-    if (GP_OFF_SPAN_PF >= 2 && t + nwarps < g.spans) gp_off_prefetch_span(in, g, t + nwarps);
     gp_u64 ent = lane < 2 ? __ldcg(map + 2 * t + lane) : GP_OFF_NONE;
     if (lane < 2 && ent != GP_OFF_NONE) map[2 * t + lane] = GP_OFF_NONE; /* for the next call */
     for (unsigned slot = 0; slot < 2; slot++) {
