@@ -196,8 +196,8 @@ gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
  * not checked (a decreasing pair reads nothing, and the results are then unspecified),
  * and the call does not wait for the GPU; with `in` in host memory the host reads their
  * ends (offsets[0] <= offsets[nseg]) to copy the input. On the GPU a segment gets 1 to 32
- * lanes by its length, and segments of at least two spans (8 KB of elements, more past
- * 2^26 bytes) are cut into spans reduced by many warps at once, so tiny and huge
+ * lanes by its length, and segments of at least a span (8 KB of elements, more past
+ * 2^25 bytes) are cut into spans reduced by many warps at once, so tiny and huge
  * segments in one call are balanced; rows too long to fill the GPU are split into
  * chunks, and one huge row is one device-wide reduction. Asynchronous on the context's
  * stream when every array is device memory. */

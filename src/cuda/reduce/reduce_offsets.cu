@@ -3,8 +3,8 @@
  * any mix of lengths in one call, with nothing read back to the host.
  *
  * The elements [offsets[0], offsets[nseg]) are cut into spans of C elements (8 KB, C
- * doubling until there are at most GP_OFF_MAX_SPANS). A segment of at least 2C elements
- * is long; the others are short.
+ * doubling until there are at most GP_OFF_MAX_SPANS). A segment of at least C elements
+ * (GP_OFF_LONG_SPANS spans) is long; the others are short.
  * - gp_off_seg_kernel: a warp takes a window of up to 32 segments (fewer when there are
  *   few segments, so that every warp has work) and sorts the short ones into three
  *   classes by length: one lane a segment (up to 16 16-byte vectors), eight lanes (up
@@ -32,8 +32,13 @@
 #ifndef GP_OFF_SPAN_BYTES
 #define GP_OFF_SPAN_BYTES 8192u /* the smallest span */
 #endif
+/* At most this many spans (about a span a resident warp of the span kernel on an H200)
+ * and long segments from one span up. H200, 2026-12-04 (s23-e, docs/perf/reduce.md), f32
+ * SUM of 8192..32768-element segments against 8192 spans and two: 2^24 / 2^25 / 2^26 /
+ * 2^27 elements 0.625 / 0.720 / 0.687 / 0.678x CUB -> 0.751 / 0.795 / 0.731 / 0.656x;
+ * power-law and single segments 2-18% faster, uniform 1..2048 even. */
 #ifndef GP_OFF_MAX_SPANS
-#define GP_OFF_MAX_SPANS ((uint64_t)8192)
+#define GP_OFF_MAX_SPANS ((uint64_t)4096)
 #endif
 #define GP_OFF_GROUP 32u /* spans whose records one warp merges */
 #define GP_OFF_NONE (~0ull) /* an empty map entry */
@@ -74,7 +79,7 @@ __host__ __device__ __forceinline__ gp_off_geo gp_off_geo_of(uint64_t first, uin
  * last). One span is enough for the map's two slots a span: a long segment that starts
  * inside span k runs past k's end, so no other segment starts in k after it. */
 #ifndef GP_OFF_LONG_SPANS
-#define GP_OFF_LONG_SPANS 2
+#define GP_OFF_LONG_SPANS 1
 #endif
 __host__ __device__ __forceinline__ bool gp_off_long(const gp_off_geo &g, uint64_t b, uint64_t e) {
   return e > b && e - b >= GP_OFF_LONG_SPANS * g.c && b >= g.first && e <= g.last;
