@@ -161,9 +161,10 @@ static void sc_test_offsets(void) {
   free(out);
 }
 
-/* Long segments (the GPU splits segments of at least 2 spans: 4096 four-byte or 2048
- * eight-byte elements at these sizes) of lengths around that threshold and the spans'
- * edges, starting on and off a span's first element, back to back and between tiny
+/* Long segments (the GPU splits segments of at least one span, GP_OFF_LONG_SPANS: 2048
+ * four-byte or 1024 eight-byte elements at these sizes; 4096 and 2048 with two) of
+ * lengths around those thresholds and the spans' edges, starting on and off a span's
+ * first element, back to back and between tiny
  * and empty ones, offsets starting off 0; NaN and inf inside long segments; then a
  * single segment of everything. */
 static void sc_test_offsets_long(void) {
