@@ -4,12 +4,20 @@
     scripts/ab_table.py PREFIX BINARY...   (run inside the run directory)
 
 reads PREFIX_BINARY_r1.txt and PREFIX_BINARY_r2.txt for each binary (the names the
-runs' command.sh files write) and prints, per case, the CUB time (the lowest of every
-file's CUB rows) and each binary's gpuprims time in both rounds, with CUB / its best.
+runs' command.sh files write; the text is parsed by gpuprims.bench_text) and prints,
+per case, the CUB time (the lowest of every file's CUB rows) and each binary's gpuprims
+time in both rounds, with CUB / its best.
 """
 import collections
-import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from gpuprims.bench_text import parse  # noqa: E402
+
+
+def _n(n):
+    return "2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else str(n)
 
 
 def main(argv):
@@ -17,7 +25,6 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     pre, binaries = argv[1], argv[2:]
-    line_re = re.compile(r"(\S+)\s+(.*?)\s+(f32|f64|i32|u32|u64|i64)\s+(\S+)\s+[\d.]+ \S+\s+\d+\s+([\d.]+) (us|ms)")
     rows = collections.OrderedDict()
     for b in binaries:
         for r in (1, 2):
@@ -25,13 +32,12 @@ def main(argv):
                 text = open("%s_%s_r%d.txt" % (pre, b, r)).read()
             except OSError:
                 continue
-            for line in text.splitlines():
-                m = line_re.match(line)
-                if not m or line.startswith(("#", "impl")):
+            for row in parse(text)["rows"]:
+                if not row.get("ok"):
                     continue
-                t = float(m.group(5)) * (1000 if m.group(6) == "ms" else 1)
-                impl = m.group(1) if m.group(1) != "gpuprims" else b
-                rows.setdefault((m.group(2), m.group(3), m.group(4)), {}).setdefault(impl, []).append(t)
+                impl = row["impl"] if row["impl"] != "gpuprims" else b
+                key = (row["case"], row["dtype"], _n(row["n"]))
+                rows.setdefault(key, {}).setdefault(impl, []).append(row["median_s"] * 1e6)
     for key, d in rows.items():
         cub = min(d.get("cub", [0]) or [0])
         cols = []
