@@ -25,6 +25,7 @@
  *   group records and writes its result.
  * So a segment of 2^20 elements is read by 128+ warps at once, not by one group, and
  * the results do not depend on which warp finished first (every merge is exact). */
+#include "cuda/common/pdl.cuh"
 #include "cuda/common/ticket.cuh"
 #include "cuda/reduce/reduce_segments.cuh"
 #include "cuda/reduce/reduce_cuda.h"
@@ -59,19 +60,6 @@
 #define GP_OFF_PDL 1
 #endif
 
-/* griddepcontrol (PTX, sm_90+): let the next kernel of the stream launch, if it was
- * launched as a programmatic dependent; wait for the kernels this one depends on. Both
- * do nothing in an ordinary launch. */
-__device__ __forceinline__ void gp_off_launch_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (GP_OFF_PDL) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void gp_off_wait_prior() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (GP_OFF_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
 
 
 /* How the call's elements are cut into spans. */
@@ -185,7 +173,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_seg_
     typename P::Out *out) {
   __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
   __shared__ gp_off_geo sg; /* in shared memory: in registers it crowded the warp's pass */
-  gp_off_launch_dependents();
+  gp_pdl_trigger();
   for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
   if (threadIdx.x == 0) sg = gp_off_geo_of<T>(off[0], off[nseg]);
   __syncthreads();
@@ -278,7 +266,7 @@ __global__ __launch_bounds__(GP_SEG_THREADS, GP_SEG_MIN_BLOCKS) void gp_off_span
     gp_u64 *glimbs, typename P::Out *out) {
   __shared__ gp_u64 sacc[GP_SEG_WARPS][ACC_LIMBS];
   for (unsigned i = threadIdx.x; i < GP_SEG_WARPS * ACC_LIMBS; i += GP_SEG_THREADS) (&sacc[0][0])[i] = 0;
-  gp_off_wait_prior(); /* the segment kernel's map, tickets and has_long */
+  gp_pdl_wait(); /* the segment kernel's map, tickets and has_long */
   if (__ldcg(has_long) != epoch) return; /* no long segment in this call (block-uniform) */
   __syncthreads();
   const gp_off_geo g = gp_off_geo_of<T>(off[0], off[nseg]);
@@ -387,22 +375,12 @@ static gp_status gp_off_launch(gp_context *ctx, const void *d_in, const uint64_t
   if (!spans) return GP_OK;
   const unsigned gs = gp_seg_grid(ctx, gp_off_span_kernel<T, P, ACC_LIMBS>, per_sm_span,
                                   (size_t)(GP_OFF_MAX_SPANS / GP_SEG_WARPS));
-  if (GP_OFF_PDL && ctx->info.arch >= 90) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(gs, 1, 1);
-    cfg.blockDim = dim3(GP_SEG_THREADS, 1, 1);
-    cfg.stream = st;
-    cudaLaunchAttribute at;
-    at.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = &at;
-    cfg.numAttrs = 1;
-    GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, gp_off_span_kernel<T, P, ACC_LIMBS>, in, d_off, nseg, map,
-                                        t_group, t_seg, (const unsigned *)has_long, epoch, rec, limbs,
-                                        grec, glimbs, out));
-  } else {
-    gp_off_span_kernel<T, P, ACC_LIMBS><<<gs, GP_SEG_THREADS, 0, st>>>(
-        in, d_off, nseg, map, t_group, t_seg, has_long, epoch, rec, limbs, grec, glimbs, out);
+  {
+    const unsigned *hl = has_long;
+    void *args[] = {&in, &d_off, &nseg, &map, &t_group, &t_seg, &hl, (void *)&epoch,
+                    &rec, &limbs, &grec, &glimbs, &out};
+    (void)gp_launch_pdl((const void *)gp_off_span_kernel<T, P, ACC_LIMBS>, gs, GP_SEG_THREADS, 0,
+                        st, args, GP_OFF_PDL && ctx->info.arch >= 90);
   }
   GP_LAUNCH_CHECK(ctx, "gp_off_span_kernel", gs, GP_SEG_THREADS, 0);
   return GP_OK;

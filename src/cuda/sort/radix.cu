@@ -31,6 +31,7 @@
 #include "cuda/sort/sort_cuda.h"
 #include "cuda/sort/radix_policy.h"
 #include "core/key_codec.h"
+#include "cuda/common/pdl.cuh"
 #include "cuda/common/per_device.h"
 
 #include <cuda_runtime.h>
@@ -254,6 +255,7 @@ __global__ void __launch_bounds__(GP_RX_HIST_THREADS)
 rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
   constexpr int NP = rx_npass<K>(), C = rx_hist_copies<K>(), PER = 16 / sizeof(K);
   __shared__ unsigned sh[NP * GP_RX_RADIX * C];
+  gp_pdl_trigger(); /* the plan kernel may launch; it waits for this one */
   for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX * C; j += GP_RX_HIST_THREADS) sh[j] = 0;
   __syncthreads();
   unsigned *mine = sh + (threadIdx.x & (C - 1));
@@ -299,6 +301,8 @@ rx_plan_kernel(const u64 *hist, u64 *gbase, int npass, u64 n, int in_place, rx_p
   __shared__ u64 tmp[GP_RX_RADIX / 32];
   __shared__ int active[RX_MAXPASS];
   const unsigned d = threadIdx.x, lane = d & 31, w = d >> 5;
+  gp_pdl_wait(); /* the histogram */
+  gp_pdl_trigger();
   for (int p = 0; p < npass; p++) {
     const u64 c = hist[p * GP_RX_RADIX + d];
     const int trivial = __syncthreads_or(c == n);
@@ -375,6 +379,8 @@ rx_onesweep(rx_sweep_args a) {
   constexpr int ITEMS = rx_sweep_items<K, PV ? (int)sizeof(V) : 0, SHAPE>();
   constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>();
   const int pass = a.pass;
+  gp_pdl_wait(); /* the previous pass (or the plan), and transitively all before it */
+  gp_pdl_trigger();
   if (!a.plan->active[pass]) return;
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
   rx_sweep_smem<K, V, PV, SHAPE> &s = *(rx_sweep_smem<K, V, PV, SHAPE> *)rx_smem_raw;
@@ -475,6 +481,7 @@ rx_onesweep(rx_sweep_args a) {
  * pass (all keys equal) the iota of an argsort. */
 template <typename K, typename V, bool PV>
 __global__ void rx_fixup(rx_sweep_args a) {
+  gp_pdl_wait(); /* the last pass */
   const rx_plan *pl = a.plan;
   const bool iota = PV && pl->last < 0 && !a.vin;
   if (!pl->copy_back && !iota) return;
@@ -880,6 +887,10 @@ static gp_status rx_seg_launches(gp_context *ctx, rx_seg_args a, const uint64_t 
       ctx, a, counts[RX_TILE] && b.tile_max > b.big_max ? a.nseg : 0);
 }
 
+/* The device-wide sort's kernels after the histogram are programmatic dependent launches
+ * on sm_90+ (GP_RX_PDL): each waits for its predecessor before touching memory. */
+static int rx_pdl(const gp_context *ctx) { return GP_RX_PDL && ctx->info.arch >= 90; }
+
 /* The one-sweep passes, a launch per digit. */
 template <typename K, typename V, bool PV, int SHAPE>
 static gp_status rx_sweeps(gp_context *ctx, rx_sweep_args &a, int npass, u64 tiles) {
@@ -892,9 +903,11 @@ static gp_status rx_sweeps(gp_context *ctx, rx_sweep_args &a, int npass, u64 til
     if (s) return s;
     gp_dev_flag_set(&attr_set, ctx->device);
   }
+  void *args[] = {&a};
   for (int p = 0; p < npass; p++) {
-    a.pass = p;
-    rx_onesweep<K, V, PV, SHAPE><<<(unsigned)tiles, GP_RX_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
+    a.pass = p; /* the launch copies the arguments */
+    (void)gp_launch_pdl((const void *)rx_onesweep<K, V, PV, SHAPE>, (unsigned)tiles, GP_RX_THREADS,
+                        smem, (cudaStream_t)ctx->stream, args, rx_pdl(ctx));
     GP_LAUNCH_CHECK(ctx, "rx_onesweep", tiles, GP_RX_THREADS, smem);
   }
   return GP_OK;
@@ -951,9 +964,14 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   if (hblocks > (u64)sms * GP_RX_HIST_BLOCKS_PER_SM) hblocks = (u64)sms * GP_RX_HIST_BLOCKS_PER_SM;
   rx_histogram<K><<<(unsigned)hblocks, GP_RX_HIST_THREADS, 0, st>>>(kin, n, kind, desc, hist);
   GP_LAUNCH_CHECK(ctx, "rx_histogram", hblocks, GP_RX_HIST_THREADS, 0);
-  rx_plan_kernel<<<1, GP_RX_RADIX, 0, st>>>(hist, (u64 *)a.gbase, NP, n,
-                                            (const void *)kin == (const void *)kbuf0,
-                                            (rx_plan *)a.plan);
+  {
+    const u64 *h = hist;
+    u64 *gb = (u64 *)a.gbase;
+    int np = NP, in_place = (const void *)kin == (const void *)kbuf0;
+    rx_plan *plan = (rx_plan *)a.plan;
+    void *args[] = {&h, &gb, &np, &n, &in_place, &plan};
+    (void)gp_launch_pdl((const void *)rx_plan_kernel, 1, GP_RX_RADIX, 0, st, args, rx_pdl(ctx));
+  }
   GP_LAUNCH_CHECK(ctx, "rx_plan_kernel", 1, GP_RX_RADIX, 0);
 
   gp_status s;
@@ -967,7 +985,11 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   if (s) return s;
   u64 fblocks = (n + 255) / 256;
   if (fblocks > (u64)sms * 8) fblocks = (u64)sms * 8;
-  rx_fixup<K, V, PV><<<(unsigned)fblocks, 256, 0, st>>>(a);
+  {
+    void *args[] = {&a};
+    (void)gp_launch_pdl((const void *)rx_fixup<K, V, PV>, (unsigned)fblocks, 256, 0, st, args,
+                        rx_pdl(ctx));
+  }
   GP_LAUNCH_CHECK(ctx, "rx_fixup", fblocks, 256, 0);
   return GP_OK;
 }

@@ -90,6 +90,13 @@
 #define GP_RX_MIN_BLOCKS 3
 #endif
 
+/* 1: on sm_90+ the device-wide sort's plan, passes and fixup are programmatic dependent
+   launches (src/cuda/common/pdl.cuh): each kernel's blocks start on the SMs its
+   predecessor leaves and wait for it there; 0: ordinary launches. */
+#ifndef GP_RX_PDL
+#define GP_RX_PDL 1
+#endif
+
 /* upfront histogram: threads per block, blocks per SM */
 #ifndef GP_RX_HIST_THREADS
 #define GP_RX_HIST_THREADS 512
