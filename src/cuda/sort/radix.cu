@@ -380,7 +380,7 @@ rx_onesweep(rx_sweep_args a) {
   constexpr unsigned TILE = rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>();
   const int pass = a.pass;
   gp_pdl_wait(); /* the previous pass (or the plan), and transitively all before it */
-  gp_pdl_trigger();
+  if (GP_RX_PDL_TRIGGER == 0) gp_pdl_trigger();
   if (!a.plan->active[pass]) return;
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
   rx_sweep_smem<K, V, PV, SHAPE> &s = *(rx_sweep_smem<K, V, PV, SHAPE> *)rx_smem_raw;
@@ -441,6 +441,7 @@ rx_onesweep(rx_sweep_args a) {
     }
     s.goff[d] = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
   }
+  if (GP_RX_PDL_TRIGGER == 1) gp_pdl_trigger();
   const bool store_keys = !(a.discard_keys && pass == a.plan->last);
   if constexpr (EARLY) {
 #pragma unroll

@@ -96,6 +96,10 @@
 #ifndef GP_RX_PDL
 #define GP_RX_PDL 1
 #endif
+/* where a pass lets the next one launch: 0 at its start, 1 after its look-back */
+#ifndef GP_RX_PDL_TRIGGER
+#define GP_RX_PDL_TRIGGER 0
+#endif
 
 /* upfront histogram: threads per block, blocks per SM */
 #ifndef GP_RX_HIST_THREADS
