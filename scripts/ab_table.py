@@ -3,10 +3,11 @@
 
     scripts/ab_table.py PREFIX BINARY...   (run inside the run directory)
 
-reads PREFIX_BINARY_r1.txt and PREFIX_BINARY_r2.txt for each binary (the names the
+reads PREFIX_BINARY_r1.txt, PREFIX_BINARY_r2.txt, ... for each binary (the names the
 runs' command.sh files write; the text is parsed by gpuprims.bench_text) and prints,
 per case, the CUB time (the lowest of every file's CUB rows) and each binary's gpuprims
-time in both rounds, with CUB / its best.
+time in every round, with CUB / its best. A peer row whose case is named differently
+(e.g. DeviceRadixSort::SortKeys) belongs to the gpuprims row just above it.
 """
 import collections
 import os
@@ -27,16 +28,21 @@ def main(argv):
     pre, binaries = argv[1], argv[2:]
     rows = collections.OrderedDict()
     for b in binaries:
-        for r in (1, 2):
+        for r in range(1, 10):
             try:
                 text = open("%s_%s_r%d.txt" % (pre, b, r)).read()
             except OSError:
                 continue
+            ours = None
             for row in parse(text)["rows"]:
                 if not row.get("ok"):
                     continue
                 impl = row["impl"] if row["impl"] != "gpuprims" else b
                 key = (row["case"], row["dtype"], _n(row["n"]))
+                if row["impl"] == "gpuprims":
+                    ours = key
+                elif ours and ours[1:] == key[1:] and (ours[0],) + key[1:] not in rows.get(key, ()):
+                    key = ours
                 rows.setdefault(key, {}).setdefault(impl, []).append(row["median_s"] * 1e6)
     for key, d in rows.items():
         cub = min(d.get("cub", [0]) or [0])

@@ -230,12 +230,12 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned sh
 /* ---- upfront histogram ---------------------------------------------------------------- */
 /* hist[p * 256 + d] += number of keys whose digit p is d (hist zeroed by the caller).
  * Shared-atomic throughput bounds this kernel, and random digits put several lanes of a
- * warp on one bank: each count has RX_HIST_COPIES copies side by side, lane l adding to
- * copy l mod RX_HIST_COPIES, so lanes that share a bank mostly add to different words of
- * distinct banks. Keys are read 16 bytes at a time, two loads in flight per thread. */
-template <typename K> __host__ __device__ constexpr int rx_hist_copies() {
-  return sizeof(K) == 4 ? 8 : 4; /* 32 KiB of counts per block either way */
-}
+ * warp on one bank (the atomic then takes as many passes as the busiest bank has
+ * lanes): each count has C copies side by side, lane l adding to copy l mod C, so
+ * lanes that share a bank mostly add to different words of distinct banks. With 32
+ * copies every lane has its own bank; with 16, lanes l and l + 16 share two. Two
+ * shapes (radix_policy.h): 32 KiB blocks, several an SM, and for large sorts one block
+ * of 128 KiB an SM with more copies. Keys are read 16 bytes at a time. */
 template <typename K, int C>
 __device__ __forceinline__ void rx_hist_add(unsigned *mine, K key, gp_key_class kind, int desc) {
   const K x = gp_key_enc(key, kind, desc);
@@ -250,36 +250,41 @@ __device__ __forceinline__ void rx_hist_add4(unsigned *mine, uint4 v, gp_key_cla
 #pragma unroll
   for (int u = 0; u < (int)(16 / sizeof(K)); u++) rx_hist_add<K, C>(mine, k[u], kind, desc);
 }
-template <typename K>
-__global__ void __launch_bounds__(GP_RX_HIST_THREADS)
+/* C copies of every count (dynamic shared memory: NP * 256 * C words), lane l adding to
+ * copy l mod C; U 16-byte loads in flight a thread. */
+template <typename K, int C, int THREADS, int U>
+__global__ void __launch_bounds__(THREADS)
 rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
-  constexpr int NP = rx_npass<K>(), C = rx_hist_copies<K>(), PER = 16 / sizeof(K);
-  __shared__ unsigned sh[NP * GP_RX_RADIX * C];
+  constexpr int NP = rx_npass<K>(), PER = 16 / sizeof(K);
+  extern __shared__ unsigned rx_hist_sh[];
+  unsigned *sh = rx_hist_sh;
   gp_pdl_trigger(); /* the plan kernel may launch; it waits for this one */
-  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX * C; j += GP_RX_HIST_THREADS) sh[j] = 0;
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX * C; j += THREADS) sh[j] = 0;
   __syncthreads();
   unsigned *mine = sh + (threadIdx.x & (C - 1));
-  const u64 stride = (u64)gridDim.x * GP_RX_HIST_THREADS;
-  const u64 first = (u64)blockIdx.x * GP_RX_HIST_THREADS + threadIdx.x;
+  const u64 stride = (u64)gridDim.x * THREADS;
+  const u64 first = (u64)blockIdx.x * THREADS + threadIdx.x;
   u64 i = first;
   if (((uintptr_t)keys & 15) == 0) { /* 16-byte loads over the whole vectors */
     const uint4 *kv = (const uint4 *)keys;
     const u64 nv = n / PER;
     u64 j = first;
-    for (; j + stride < nv; j += 2 * stride) {
-      const uint4 x = kv[j], y = kv[j + stride];
-      rx_hist_add4<K, C>(mine, x, kind, desc);
-      rx_hist_add4<K, C>(mine, y, kind, desc);
+    for (; j + (U - 1) * stride < nv; j += U * stride) {
+      uint4 x[U];
+#pragma unroll
+      for (int u = 0; u < U; u++) x[u] = kv[j + u * stride];
+#pragma unroll
+      for (int u = 0; u < U; u++) rx_hist_add4<K, C>(mine, x[u], kind, desc);
     }
-    if (j < nv) rx_hist_add4<K, C>(mine, kv[j], kind, desc);
+    for (; j < nv; j += stride) rx_hist_add4<K, C>(mine, kv[j], kind, desc);
     i = nv * PER + first;
   }
   for (; i < n; i += stride) rx_hist_add<K, C>(mine, keys[i], kind, desc);
   __syncthreads();
-  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += GP_RX_HIST_THREADS) {
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += THREADS) {
     unsigned c = 0;
 #pragma unroll
-    for (int k = 0; k < C; k++) c += sh[j * C + k];
+    for (int k = 0; k < C; k++) c += sh[j * C + ((k + j) & (C - 1))]; /* rotated: fewer conflicts */
     if (c) atomicAdd(&hist[j], (u64)c);
   }
 }
@@ -925,6 +930,38 @@ template <typename K, typename V, bool PV> static bool rx_wide_ok(const gp_conte
     return false;
 }
 
+/* The upfront histogram in one of its two shapes (rx_histogram): the wide one for sorts
+ * of at least 2^GP_RX_HIST_WIDE_LOG2 keys where the GPU gives a block its 128 KiB. */
+template <typename K, int C, int THREADS, int U>
+static gp_status rx_hist_go(gp_context *ctx, const K *kin, u64 n, gp_key_class kind, int desc,
+                            u64 *hist, u64 blocks) {
+  constexpr size_t smem = (size_t)rx_npass<K>() * GP_RX_RADIX * C * sizeof(unsigned);
+  static unsigned long long attr_set; /* per device: common/per_device.h */
+  if (!gp_dev_flag(&attr_set, ctx->device)) {
+    gp_status s = rx_smem_attr(ctx, rx_histogram<K, C, THREADS, U>, smem);
+    if (s) return s;
+    gp_dev_flag_set(&attr_set, ctx->device);
+  }
+  const u64 need = (n + THREADS * 16 - 1) / (THREADS * 16);
+  if (blocks > need) blocks = need;
+  rx_histogram<K, C, THREADS, U><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(
+      kin, n, kind, desc, hist);
+  GP_LAUNCH_CHECK(ctx, "rx_histogram", blocks, THREADS, smem);
+  return GP_OK;
+}
+template <typename K>
+static gp_status rx_hist_launch(gp_context *ctx, const K *kin, u64 n, gp_key_class kind, int desc,
+                                u64 *hist, int sms) {
+  constexpr int CW = sizeof(K) == 4 ? GP_RX_HIST_WIDE_COPIES4 : GP_RX_HIST_WIDE_COPIES8;
+  constexpr size_t wide_smem = (size_t)rx_npass<K>() * GP_RX_RADIX * CW * sizeof(unsigned);
+  if (GP_RX_HIST_WIDE_LOG2 < 64 && n >= (1ull << (GP_RX_HIST_WIDE_LOG2 & 63)) &&
+      ctx->smem_block >= wide_smem)
+    return rx_hist_go<K, CW, GP_RX_HIST_WIDE_THREADS, GP_RX_HIST_WIDE_LOADS>(ctx, kin, n, kind, desc,
+                                                                            hist, (u64)sms);
+  return rx_hist_go<K, sizeof(K) == 4 ? 8 : 4, GP_RX_HIST_THREADS, 2>(
+      ctx, kin, n, kind, desc, hist, (u64)sms * GP_RX_HIST_BLOCKS_PER_SM);
+}
+
 /* The device-wide sort: kin (read by the first active pass; may be kbuf0) to kbuf0,
  * values vin (NULL: iota) to vbuf0; scratch as rx_layout; kbuf1 given for argsort. */
 template <typename K, typename V, bool PV>
@@ -959,12 +996,11 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   a.discard_keys = discard_keys;
   u64 *hist = (u64 *)(scratch + L.hist);
   GP_CUDA_TRY(ctx, cudaMemsetAsync(hist, 0, L.gbase - L.hist, st));
+  gp_status s;
 
   const int sms = ctx->info.sm_count > 0 ? ctx->info.sm_count : 1;
-  u64 hblocks = (n + GP_RX_HIST_THREADS * 16 - 1) / (GP_RX_HIST_THREADS * 16);
-  if (hblocks > (u64)sms * GP_RX_HIST_BLOCKS_PER_SM) hblocks = (u64)sms * GP_RX_HIST_BLOCKS_PER_SM;
-  rx_histogram<K><<<(unsigned)hblocks, GP_RX_HIST_THREADS, 0, st>>>(kin, n, kind, desc, hist);
-  GP_LAUNCH_CHECK(ctx, "rx_histogram", hblocks, GP_RX_HIST_THREADS, 0);
+  s = rx_hist_launch<K>(ctx, kin, n, kind, desc, hist, sms);
+  if (s) return s;
   {
     const u64 *h = hist;
     u64 *gb = (u64 *)a.gbase;
@@ -975,7 +1011,6 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   }
   GP_LAUNCH_CHECK(ctx, "rx_plan_kernel", 1, GP_RX_RADIX, 0);
 
-  gp_status s;
   if (small)
     s = rx_sweeps<K, V, PV, RX_SW_SMALL>(ctx, a, NP, tiles);
   else if constexpr (sizeof(K) == 8 && PV && sizeof(V) == 8)

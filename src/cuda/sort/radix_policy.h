@@ -98,15 +98,36 @@
 #endif
 /* where a pass lets the next one launch: 0 at its start, 1 after its look-back */
 #ifndef GP_RX_PDL_TRIGGER
-#define GP_RX_PDL_TRIGGER 0
+#define GP_RX_PDL_TRIGGER 1
 #endif
 
-/* upfront histogram: threads per block, blocks per SM */
+/* upfront histogram (rx_histogram), narrow shape: threads per block, blocks per SM, 32
+   KiB of counts a block (8 copies of each for 4-byte keys, 4 for 8-byte) */
 #ifndef GP_RX_HIST_THREADS
 #define GP_RX_HIST_THREADS 512
 #endif
 #ifndef GP_RX_HIST_BLOCKS_PER_SM
 #define GP_RX_HIST_BLOCKS_PER_SM 4
+#endif
+/* wide shape, for sorts of at least 2^GP_RX_HIST_WIDE_LOG2 keys where a block may take
+   128 KiB of shared memory (64: never): one block an SM of this many threads, this many
+   copies of each count (32: a bank per lane), this many 16-byte loads in flight a
+   thread. ncu of the narrow shape on the H200 (2026-12-04, s24-b): u64 keys at 2^24, 62.8
+   us at 45% of DRAM bandwidth with the shared-memory pipe 92% busy. */
+#ifndef GP_RX_HIST_WIDE_LOG2
+#define GP_RX_HIST_WIDE_LOG2 20
+#endif
+#ifndef GP_RX_HIST_WIDE_THREADS
+#define GP_RX_HIST_WIDE_THREADS 1024
+#endif
+#ifndef GP_RX_HIST_WIDE_COPIES4
+#define GP_RX_HIST_WIDE_COPIES4 32
+#endif
+#ifndef GP_RX_HIST_WIDE_COPIES8
+#define GP_RX_HIST_WIDE_COPIES8 16
+#endif
+#ifndef GP_RX_HIST_WIDE_LOADS
+#define GP_RX_HIST_WIDE_LOADS 4
 #endif
 
 /* segments (and single sorts) of up to 32 keys take four lanes each (blocks of
