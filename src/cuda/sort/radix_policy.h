@@ -115,7 +115,7 @@
    thread. ncu of the narrow shape on the H200 (2026-12-04, s24-b): u64 keys at 2^24, 62.8
    us at 45% of DRAM bandwidth with the shared-memory pipe 92% busy. */
 #ifndef GP_RX_HIST_WIDE_LOG2
-#define GP_RX_HIST_WIDE_LOG2 20
+#define GP_RX_HIST_WIDE_LOG2 22
 #endif
 #ifndef GP_RX_HIST_WIDE_THREADS
 #define GP_RX_HIST_WIDE_THREADS 1024
@@ -128,6 +128,15 @@
 #endif
 #ifndef GP_RX_HIST_WIDE_LOADS
 #define GP_RX_HIST_WIDE_LOADS 4
+#endif
+/* 1: the wide shape of 8-byte keys counts in 16 bits, two digits a word, so a copy per
+   lane fits too (32: no bank conflict), for sorts of up to GP_RX_HIST_P16_WAVES waves of
+   blocks of at most 32 x 32767 keys each (the counts stay below 2^16) */
+#ifndef GP_RX_HIST_P16
+#define GP_RX_HIST_P16 0
+#endif
+#ifndef GP_RX_HIST_P16_WAVES
+#define GP_RX_HIST_P16_WAVES 4
 #endif
 
 /* segments (and single sorts) of up to 32 keys take four lanes each (blocks of
