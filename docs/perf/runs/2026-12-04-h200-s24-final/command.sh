@@ -33,7 +33,7 @@ for r in 1 2; do
   done
   echo "[$((SECONDS - T0))s] round $r" >>$O; pack
 done
-timeout 60 $B/gpuprims bench sort --algo auto --sizes 2^11,2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 --no-seed --no-segments --max-time 0.15 --quiet --json $R/u32.json >$R/u32.txt 2>&1
+timeout 90 $B/gpuprims bench sort --algo auto --sizes 2^11,2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 --no-seed --no-segments --max-time 0.15 --quiet --json $R/u32.json >$R/u32.txt 2>&1
 echo "[$((SECONDS - T0))s] sanitizers" >>$O; pack
 GP_TEST_QUICK=1 timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_sort_radix_gpu >$R/memcheck_radix.log 2>&1
 echo "memcheck test_sort_radix_gpu (quick 1) exit $? ($(grep -h SUMMARY $R/memcheck_radix.log | tail -1); $(grep -h passed $R/memcheck_radix.log | tail -1))" >>$O
