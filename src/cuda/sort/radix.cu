@@ -236,41 +236,30 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned sh
  * copies every lane has its own bank; with 16, lanes l and l + 16 share two. Two
  * shapes (radix_policy.h): 32 KiB blocks, several an SM, and for large sorts one block
  * of 128 KiB an SM with more copies. Keys are read 16 bytes at a time. */
-/* P16: 16-bit counts, digits 2k and 2k + 1 in one word (C = 32 then fits 8-byte keys'
- * eight passes in 128 KiB); the launch keeps every count below 2^16. */
-template <typename K, int C, bool P16>
+template <typename K, int C>
 __device__ __forceinline__ void rx_hist_add(unsigned *mine, K key, gp_key_class kind, int desc) {
   const K x = gp_key_enc(key, kind, desc);
 #pragma unroll
-  for (int p = 0; p < rx_npass<K>(); p++) {
-    const unsigned d = (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1));
-    if (P16)
-      atomicAdd(&mine[(p * (GP_RX_RADIX / 2) + (d >> 1)) * C], 1u << ((d & 1) << 4));
-    else
-      atomicAdd(&mine[(p * GP_RX_RADIX + d) * C], 1u);
-  }
+  for (int p = 0; p < rx_npass<K>(); p++)
+    atomicAdd(&mine[(p * GP_RX_RADIX + (unsigned)((x >> (p * GP_RX_BITS)) & (GP_RX_RADIX - 1))) * C], 1u);
 }
-template <typename K, int C, bool P16>
+template <typename K, int C>
 __device__ __forceinline__ void rx_hist_add4(unsigned *mine, uint4 v, gp_key_class kind, int desc) {
   K k[16 / sizeof(K)];
   memcpy(k, &v, 16);
 #pragma unroll
-  for (int u = 0; u < (int)(16 / sizeof(K)); u++) rx_hist_add<K, C, P16>(mine, k[u], kind, desc);
+  for (int u = 0; u < (int)(16 / sizeof(K)); u++) rx_hist_add<K, C>(mine, k[u], kind, desc);
 }
-template <typename K, int C, bool P16> __host__ __device__ constexpr size_t rx_hist_words() {
-  return (size_t)rx_npass<K>() * (P16 ? GP_RX_RADIX / 2 : GP_RX_RADIX) * C;
-}
-/* C copies of every count (dynamic shared memory: rx_hist_words), lane l adding to copy
- * l mod C; U 16-byte loads in flight a thread. */
-template <typename K, int C, bool P16, int THREADS, int U>
+/* C copies of every count (dynamic shared memory: NP * 256 * C words), lane l adding to
+ * copy l mod C; U 16-byte loads in flight a thread. */
+template <typename K, int C, int THREADS, int U>
 __global__ void __launch_bounds__(THREADS)
 rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
   constexpr int NP = rx_npass<K>(), PER = 16 / sizeof(K);
-  constexpr unsigned WORDS = (unsigned)rx_hist_words<K, C, P16>();
   extern __shared__ unsigned rx_hist_sh[];
   unsigned *sh = rx_hist_sh;
   gp_pdl_trigger(); /* the plan kernel may launch; it waits for this one */
-  for (unsigned j = threadIdx.x; j < WORDS; j += THREADS) sh[j] = 0;
+  for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX * C; j += THREADS) sh[j] = 0;
   __syncthreads();
   unsigned *mine = sh + (threadIdx.x & (C - 1));
   const u64 stride = (u64)gridDim.x * THREADS;
@@ -285,19 +274,17 @@ rx_histogram(const K *keys, u64 n, gp_key_class kind, int desc, u64 *hist) {
 #pragma unroll
       for (int u = 0; u < U; u++) x[u] = kv[j + u * stride];
 #pragma unroll
-      for (int u = 0; u < U; u++) rx_hist_add4<K, C, P16>(mine, x[u], kind, desc);
+      for (int u = 0; u < U; u++) rx_hist_add4<K, C>(mine, x[u], kind, desc);
     }
-    for (; j < nv; j += stride) rx_hist_add4<K, C, P16>(mine, kv[j], kind, desc);
+    for (; j < nv; j += stride) rx_hist_add4<K, C>(mine, kv[j], kind, desc);
     i = nv * PER + first;
   }
-  for (; i < n; i += stride) rx_hist_add<K, C, P16>(mine, keys[i], kind, desc);
+  for (; i < n; i += stride) rx_hist_add<K, C>(mine, keys[i], kind, desc);
   __syncthreads();
   for (unsigned j = threadIdx.x; j < NP * GP_RX_RADIX; j += THREADS) {
-    const unsigned row = P16 ? (j >> 1) * C : j * C, sh16 = P16 ? (j & 1) << 4 : 0;
     unsigned c = 0;
 #pragma unroll
-    for (int k = 0; k < C; k++) /* rotated: fewer bank conflicts */
-      c += P16 ? (sh[row + ((k + j) & (C - 1))] >> sh16) & 0xFFFFu : sh[row + ((k + j) & (C - 1))];
+    for (int k = 0; k < C; k++) c += sh[j * C + ((k + j) & (C - 1))]; /* rotated: fewer conflicts */
     if (c) atomicAdd(&hist[j], (u64)c);
   }
 }
@@ -945,43 +932,33 @@ template <typename K, typename V, bool PV> static bool rx_wide_ok(const gp_conte
 
 /* The upfront histogram in one of its two shapes (rx_histogram): the wide one for sorts
  * of at least 2^GP_RX_HIST_WIDE_LOG2 keys where the GPU gives a block its 128 KiB. */
-template <typename K, int C, bool P16, int THREADS, int U>
+template <typename K, int C, int THREADS, int U>
 static gp_status rx_hist_go(gp_context *ctx, const K *kin, u64 n, gp_key_class kind, int desc,
                             u64 *hist, u64 blocks) {
-  constexpr size_t smem = rx_hist_words<K, C, P16>() * sizeof(unsigned);
+  constexpr size_t smem = (size_t)rx_npass<K>() * GP_RX_RADIX * C * sizeof(unsigned);
   static unsigned long long attr_set; /* per device: common/per_device.h */
   if (!gp_dev_flag(&attr_set, ctx->device)) {
-    gp_status s = rx_smem_attr(ctx, rx_histogram<K, C, P16, THREADS, U>, smem);
+    gp_status s = rx_smem_attr(ctx, rx_histogram<K, C, THREADS, U>, smem);
     if (s) return s;
     gp_dev_flag_set(&attr_set, ctx->device);
   }
   const u64 need = (n + THREADS * 16 - 1) / (THREADS * 16);
   if (blocks > need) blocks = need;
-  rx_histogram<K, C, P16, THREADS, U><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(
+  rx_histogram<K, C, THREADS, U><<<(unsigned)blocks, THREADS, smem, (cudaStream_t)ctx->stream>>>(
       kin, n, kind, desc, hist);
   GP_LAUNCH_CHECK(ctx, "rx_histogram", blocks, THREADS, smem);
   return GP_OK;
 }
-/* 16-bit counts: a block's 32 copies of a count (one a lane) together hold its keys, so
- * a block of 8-byte keys takes at most 32 x 32767 of them: a grid of whole waves of at
- * least that many blocks, up to GP_RX_HIST_P16_WAVES waves (larger sorts: 32-bit counts). */
-static u64 rx_hist_p16_blocks(u64 n, int sms) {
-  const u64 need = (n + 32ull * 32767 - 1) / (32ull * 32767);
-  return (need + sms - 1) / sms * sms;
-}
 template <typename K>
 static gp_status rx_hist_launch(gp_context *ctx, const K *kin, u64 n, gp_key_class kind, int desc,
                                 u64 *hist, int sms) {
-  constexpr int T = GP_RX_HIST_WIDE_THREADS, U = GP_RX_HIST_WIDE_LOADS;
   constexpr int CW = sizeof(K) == 4 ? GP_RX_HIST_WIDE_COPIES4 : GP_RX_HIST_WIDE_COPIES8;
-  const bool wide = GP_RX_HIST_WIDE_LOG2 < 64 && n >= (1ull << (GP_RX_HIST_WIDE_LOG2 & 63)) &&
-                    ctx->smem_block >= rx_hist_words<K, CW, false>() * sizeof(unsigned);
-  if (sizeof(K) == 8 && GP_RX_HIST_P16 && wide &&
-      rx_hist_p16_blocks(n, sms) <= (u64)sms * GP_RX_HIST_P16_WAVES &&
-      ctx->smem_block >= rx_hist_words<K, 32, true>() * sizeof(unsigned))
-    return rx_hist_go<K, 32, true, T, U>(ctx, kin, n, kind, desc, hist, rx_hist_p16_blocks(n, sms));
-  if (wide) return rx_hist_go<K, CW, false, T, U>(ctx, kin, n, kind, desc, hist, (u64)sms);
-  return rx_hist_go<K, sizeof(K) == 4 ? 8 : 4, false, GP_RX_HIST_THREADS, 2>(
+  constexpr size_t wide_smem = (size_t)rx_npass<K>() * GP_RX_RADIX * CW * sizeof(unsigned);
+  if (GP_RX_HIST_WIDE_LOG2 < 64 && n >= (1ull << (GP_RX_HIST_WIDE_LOG2 & 63)) &&
+      ctx->smem_block >= wide_smem)
+    return rx_hist_go<K, CW, GP_RX_HIST_WIDE_THREADS, GP_RX_HIST_WIDE_LOADS>(ctx, kin, n, kind, desc,
+                                                                            hist, (u64)sms);
+  return rx_hist_go<K, sizeof(K) == 4 ? 8 : 4, GP_RX_HIST_THREADS, 2>(
       ctx, kin, n, kind, desc, hist, (u64)sms * GP_RX_HIST_BLOCKS_PER_SM);
 }
 

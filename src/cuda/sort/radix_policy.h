@@ -92,11 +92,15 @@
 
 /* 1: on sm_90+ the device-wide sort's plan, passes and fixup are programmatic dependent
    launches (src/cuda/common/pdl.cuh): each kernel's blocks start on the SMs its
-   predecessor leaves and wait for it there; 0: ordinary launches. */
+   predecessor leaves and wait for it there; 0: ordinary launches. H200, 2026-12-04
+   (s24-b, docs/perf/sort.md), AUTO, against 0: u32 keys 2^18 54.9 -> 47.7 us, 2^20 75.4
+   -> 67.4, 2^24 392 -> 372; pairs u32/u32 2^24 610 -> 590; u64/u64 2^21 339 -> 300. */
 #ifndef GP_RX_PDL
 #define GP_RX_PDL 1
 #endif
-/* where a pass lets the next one launch: 0 at its start, 1 after its look-back */
+/* where a pass lets the next one launch: 0 at its start, 1 after its look-back (s24-b:
+   1 faster everywhere measured but u64 keys at 2^20, 140 against 135 us; at its start,
+   u64/u64 pairs at 2^20 and 2^21 were slower than with ordinary launches) */
 #ifndef GP_RX_PDL_TRIGGER
 #define GP_RX_PDL_TRIGGER 1
 #endif
@@ -112,8 +116,11 @@
 /* wide shape, for sorts of at least 2^GP_RX_HIST_WIDE_LOG2 keys where a block may take
    128 KiB of shared memory (64: never): one block an SM of this many threads, this many
    copies of each count (32: a bank per lane), this many 16-byte loads in flight a
-   thread. ncu of the narrow shape on the H200 (2026-12-04, s24-b): u64 keys at 2^24, 62.8
-   us at 45% of DRAM bandwidth with the shared-memory pipe 92% busy. */
+   thread. ncu on the H200 (2026-12-04, s24-c), narrow -> wide: u32 keys at 2^28 428.8 ->
+   255.6 us (DRAM throughput 52% -> 88%), u64 at 2^24 63.6 -> 44.6 us; whole sorts at 2^20
+   0.5-2 us slower, at 2^21 even, from 2^22 faster. Tried: 2 loads in flight (u32 2^28
+   0.5% slower); 16-bit counts, two digits a word, so 8-byte keys get 32 copies too
+   (s24-final: u64/u64 pairs 0.5% slower at 2^24 and 2^28). */
 #ifndef GP_RX_HIST_WIDE_LOG2
 #define GP_RX_HIST_WIDE_LOG2 22
 #endif
@@ -128,15 +135,6 @@
 #endif
 #ifndef GP_RX_HIST_WIDE_LOADS
 #define GP_RX_HIST_WIDE_LOADS 4
-#endif
-/* 1: the wide shape of 8-byte keys counts in 16 bits, two digits a word, so a copy per
-   lane fits too (32: no bank conflict), for sorts of up to GP_RX_HIST_P16_WAVES waves of
-   blocks of at most 32 x 32767 keys each (the counts stay below 2^16) */
-#ifndef GP_RX_HIST_P16
-#define GP_RX_HIST_P16 0
-#endif
-#ifndef GP_RX_HIST_P16_WAVES
-#define GP_RX_HIST_P16_WAVES 4
 #endif
 
 /* segments (and single sorts) of up to 32 keys take four lanes each (blocks of
