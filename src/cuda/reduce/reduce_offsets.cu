@@ -60,8 +60,6 @@
 #define GP_OFF_PDL 1
 #endif
 
-
-
 /* How the call's elements are cut into spans. */
 struct gp_off_geo {
   uint64_t first, last; /* offsets[0], offsets[nseg] */
