@@ -100,7 +100,7 @@
 #endif
 /* where a pass lets the next one launch: 0 at its start, 1 after its look-back (s24-b:
    1 faster everywhere measured but u64 keys at 2^20, 140 against 135 us; at its start,
-   u64/u64 pairs at 2^20 and 2^21 were slower than with ordinary launches) */
+   u64/u64 pairs at 2^20 were slower than with ordinary launches) */
 #ifndef GP_RX_PDL_TRIGGER
 #define GP_RX_PDL_TRIGGER 1
 #endif
