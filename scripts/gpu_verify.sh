@@ -9,7 +9,9 @@
 # Timing (H200 host, 2026-12-01): the whole suite needs ~350 s at -j 4 and did not finish
 # in 230 s at -j 10 (the CPU suites slow each other); a ctest killed by `timeout` leaves
 # its tests running, so run any CPU benchmark (bench/numpy_cpu.py) BEFORE the tests, or
-# in a call of its own, never right after a cut CTest run.
+# in a call of its own, never right after a cut CTest run. Nor beside it: three variant
+# radix tests run beside `ctest -j 4` and pytest (s24-final, 2026-12-04) slowed the CPU
+# suites so much (test_sort_gpu 162 s) that the suite missed its 300 s limit.
 # Device budget (fifth session): the lease counts held time, not the command's wall time
 # (each cold start, and the idle time before the machine goes back, count too): five
 # calls of 145-340 s took the whole 1800 s. Plan on ~4 calls a session, the last one the
