@@ -254,11 +254,10 @@ def _offsets_arg(offsets, dev, size):
         end = last.from_address(ptr + 8 * (n - 1)).value
         if code == L.I64:
             import numpy
-            neg = numpy.flatnonzero(numpy.ctypeslib.as_array((c_int64 * n).from_address(ptr)) < 0)
-            if neg.size:
-                i = int(neg[0])
-                raise InvalidArgumentError("offsets[%d] = %d is negative" % (
-                    i, c_int64.from_address(ptr + 8 * i).value))
+            o = numpy.ctypeslib.as_array((c_int64 * n).from_address(ptr))
+            if o.min() < 0:  # one pass, no temporary; the index only on failure
+                i = int(numpy.argmax(o < 0))
+                raise InvalidArgumentError("offsets[%d] = %d is negative" % (i, o[i]))
         if not 0 <= end <= size:
             raise InvalidArgumentError("offsets[%d] = %d is outside the array of %d "
                                        "elements" % (n - 1, end, size))
