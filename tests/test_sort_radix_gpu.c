@@ -100,20 +100,8 @@ static void cmp_sort(gp_dtype kt, int vt, int p, size_t n, gp_order o, gp_sort_a
     CHECK_OK(own, gp_copy_sync(own, dk, k, n * ks));
     CHECK_OK(own, gp_copy_sync(own, dv, v, n * vs));
   }
-  gp_status sg;
-  if (device == 2) { /* the lean form of the device-wide sort, called directly */
-    const size_t sb = gp_cuda_radix_scratch_lean(kt, vt < 0 ? 0 : (int)vs, n);
-    gp_context *own2 = NULL;
-    void *sc = dev_alloc(&own2, sb);
-    CHECK_MSG(sc != NULL, "device allocation of %zu bytes of scratch failed", sb);
-    sg = sc ? gp_cuda_radix_sort_lean(gpu, kt, dk, vt < 0 ? 0 : (int)vs, dv, n, o == GP_DESCENDING, sc)
-            : GP_ERR_OUT_OF_MEMORY;
-    if (sg == GP_OK) sg = gp_synchronize(gpu);
-    gp_destroy(own2);
-  } else {
-    sg = vt < 0 ? gp_sort(gpu, kt, dk, n, o, algo)
-                : gp_sort_pairs(gpu, kt, dk, (gp_dtype)vt, dv, n, o, algo);
-  }
+  gp_status sg = vt < 0 ? gp_sort(gpu, kt, dk, n, o, algo)
+                        : gp_sort_pairs(gpu, kt, dk, (gp_dtype)vt, dv, n, o, algo);
   gp_status sc = vt < 0 ? gp_sort(cpu, kt, kc, n, o, GP_SORT_RADIX)
                         : gp_sort_pairs(cpu, kt, kc, (gp_dtype)vt, vc, n, o, GP_SORT_RADIX);
   CHECK_MSG(sg == GP_OK, "gpu sort: %s", gp_last_error(gpu));
@@ -629,17 +617,6 @@ int main(void) {
       check_argsort((gp_dtype)kt, GP_U64, (kt + 1) % RX_NPAT, wn, GP_DESCENDING, 1);
       cmp_sort((gp_dtype)kt, GP_U64, kt % RX_NPAT, wn + 5, GP_ASCENDING, GP_SORT_RADIX, 0);
       cmp_sort((gp_dtype)kt, GP_I64, SC_FEW, wn, GP_DESCENDING, GP_SORT_AUTO, 1);
-    }
-    /* 8-byte values go by index (rx_by_index) where the scratch allows; the lean form
-       that moves them at every pass, which sort.c falls back to, directly (device-wide
-       sizes, small and large sweeps, the wide tiles past 2^19 for 8-byte keys) */
-    {
-      const size_t big = ((size_t)1 << GP_RX_SMALL_SWEEP_LOG2) + (size_t)GP_RX_THREADS * 16 * 3 + 77;
-      const size_t lsz[] = {C * GP_RX_CL_MAX_BLOCKS + 1, big};
-      for (int i = 0; i < (quick ? 1 : 2); i++) {
-        cmp_sort((gp_dtype)kt, GP_U64, (kt + i) % RX_NPAT, lsz[i], (gp_order)(i & 1), GP_SORT_RADIX, 2);
-        cmp_sort((gp_dtype)kt, GP_F64, RX_TOPDIGIT, lsz[i], (gp_order)(1 - (i & 1)), GP_SORT_RADIX, 2);
-      }
     }
   }
 

@@ -65,17 +65,14 @@ static gp_status check_args(gp_context *ctx, gp_dtype kt, const void *keys, int 
 
 #if GP_HAVE_CUDA
 /* A workspace reservation that fails for lack of memory says how much was needed. */
-static gp_status reserve_failed(gp_context *ctx, gp_status s, const gp_ws_layout *lay,
-                                const char *what) {
+static gp_status reserve(gp_context *ctx, const gp_ws_layout *lay, void **ws, const char *what) {
+  gp_status s = gp_ws_reserve(ctx, lay, ws);
   if (s == GP_ERR_OUT_OF_MEMORY)
     return gp_fail(ctx, s,
                    "%s needs %zu bytes of device workspace and the GPU could not allocate "
                    "them (%s); the data is untouched: free device memory, sort fewer keys, "
                    "or use the CPU backend", what, lay->bytes, gp_last_error(ctx));
   return s;
-}
-static gp_status reserve(gp_context *ctx, const gp_ws_layout *lay, void **ws, const char *what) {
-  return reserve_failed(ctx, gp_ws_reserve(ctx, lay, ws), lay, what);
 }
 
 /* GPU AUTO: pairs by radix (the bitonic network is not stable) past use_composite's
@@ -117,22 +114,11 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
                    : comp  ? gp_cuda_composite_pairs_scratch(vb, n)
                    : radix ? gp_cuda_radix_scratch(kt, vb, n)
                            : 0;
-  /* pairs with 8-byte values sort faster by index in more scratch; where the GPU cannot
-     give it, they move the values at every pass in less */
-  const size_t lean = radix ? gp_cuda_radix_scratch_lean(kt, vb, n) : scratch;
-  gp_ws_layout lay_lean = lay;
   size_t os_ = scratch ? gp_ws_add(&lay, scratch) : 0;
   void *ws = NULL;
-  int lean_sort = 0;
   if (stage_k || stage_v || scratch) {
-    gp_status s = gp_ws_reserve(ctx, &lay, &ws);
-    if (s == GP_ERR_OUT_OF_MEMORY && lean < scratch) {
-      lay = lay_lean;
-      os_ = gp_ws_add(&lay, lean);
-      lean_sort = 1;
-      s = gp_ws_reserve(ctx, &lay, &ws);
-    }
-    if (s) return reserve_failed(ctx, s, &lay, "this sort");
+    gp_status s = reserve(ctx, &lay, &ws, "this sort");
+    if (s) return s;
   }
   void *dk = stage_k ? (char *)ws + ok_ : keys;
   void *dv = stage_v ? (char *)ws + ov_ : values;
@@ -146,8 +132,6 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
     s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, sc);
   else if (comp)
     s = gp_cuda_composite_pairs(ctx, kt, dk, vb, dv, n, desc, sc);
-  else if (radix && lean_sort)
-    s = gp_cuda_radix_sort_lean(ctx, kt, dk, vb, dv, n, desc, sc);
   else if (radix)
     s = gp_cuda_radix_sort(ctx, kt, dk, vb, dv, n, desc, sc);
   else

@@ -357,10 +357,6 @@ struct rx_sweep_args {
   int desc;
   int pass;
   int discard_keys;      /* argsort: the last pass need not write keys */
-  /* pairs by index (rx_by_index): the values ride the passes as their u32 indices (vin
-     NULL), and the last pass writes gsrc[index], 8 bytes, to gout instead of the index */
-  void *gout;
-  const void *gsrc;
 };
 
 template <typename K, typename V, bool PV, int SHAPE> struct rx_sweep_smem {
@@ -481,30 +477,6 @@ rx_onesweep(rx_sweep_args a) {
       if (local < count) s.v[pos[i]] = vin ? vin[base + local] : (V)(base + local);
     }
     __syncthreads();
-    if constexpr (sizeof(V) == 4) {
-      if (a.gout && pass == a.plan->last) { /* block-uniform */
-        /* GB random 8-byte reads in flight a thread, then their coalesced writes */
-        constexpr int GB = GP_RX_GATHER_BATCH;
-        const u64 *gsrc = (const u64 *)a.gsrc;
-        u64 *gout = (u64 *)a.gout;
-#pragma unroll
-        for (int i0 = 0; i0 < ITEMS; i0 += GB) {
-          u64 gv[GB];
-#pragma unroll
-          for (int i = 0; i < GB; i++) {
-            const unsigned j = tid + (i0 + i) * GP_RX_THREADS;
-            gv[i] = i0 + i < ITEMS && j < count ? gsrc[s.v[j]] : 0;
-          }
-#pragma unroll
-          for (int i = 0; i < GB; i++) {
-            const unsigned j = tid + (i0 + i) * GP_RX_THREADS;
-            if (i0 + i < ITEMS && j < count)
-              gout[s.goff[(unsigned)(s.k[j] >> shift) & (GP_RX_RADIX - 1)] + j] = gv[i];
-          }
-        }
-        return;
-      }
-    }
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       vout[s.goff[(unsigned)(s.k[j] >> shift) & (GP_RX_RADIX - 1)] + j] = s.v[j];
     }
@@ -517,15 +489,13 @@ template <typename K, typename V, bool PV>
 __global__ void rx_fixup(rx_sweep_args a) {
   gp_pdl_wait(); /* the last pass */
   const rx_plan *pl = a.plan;
-  /* by index, the last pass wrote the values in place; with no pass they stay */
-  const bool vals = PV && !a.gout;
-  const bool iota = vals && pl->last < 0 && !a.vin;
+  const bool iota = PV && pl->last < 0 && !a.vin;
   if (!pl->copy_back && !iota) return;
   const u64 stride = (u64)gridDim.x * blockDim.x;
   for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
     if (pl->copy_back) {
       if (!a.discard_keys) ((K *)a.kbuf[0])[i] = ((const K *)a.kbuf[1])[i];
-      if (vals) ((V *)a.vbuf[0])[i] = ((const V *)a.vbuf[1])[i];
+      if (PV) ((V *)a.vbuf[0])[i] = ((const V *)a.vbuf[1])[i];
     } else {
       ((V *)a.vbuf[0])[i] = (V)i;
     }
@@ -770,26 +740,10 @@ static rx_scratch_layout rx_layout(size_t kb, int vb, size_t n) {
  * scratch (n keys and values and the look-back state) is sized for that case. */
 static int rx_block_always(size_t n) { return n <= (size_t)GP_RX_MID_THREADS * GP_RX_MID_ITEMS; }
 
-/* Pairs by index (rx_sweep_args): 8-byte values, at most 2^32 keys (u32 indices), from
- * the measured size on (radix_policy.h). Its scratch: the values' copy, the indices'
- * first buffer, then rx_layout of the pairs (key, u32 index). */
-static bool rx_by_index(size_t kb, int vb, size_t n) {
-  const int lg = kb == 8 ? GP_RX_BY_INDEX_LOG2_K8 : GP_RX_BY_INDEX_LOG2_K4;
-  return vb == 8 && lg < 64 && n >= ((size_t)1 << (lg & 63)) && n <= ((size_t)1 << 32) &&
-         !rx_block_always(n);
-}
-static size_t rx_by_index_head(size_t n) { return rx_align(n * sizeof(u64)) + rx_align(n * sizeof(uint32_t)); }
-
-static size_t rx_scratch(size_t kb, int vb, size_t n, bool lean) {
-  if (n <= 1 || rx_block_always(n)) return 0;
-  if (!lean && rx_by_index(kb, vb, n)) return rx_by_index_head(n) + rx_layout(kb, 4, n).end;
-  return rx_layout(kb, vb, n).end;
-}
 extern "C" size_t gp_cuda_radix_scratch(gp_dtype key_type, int value_bytes, size_t n) {
-  return rx_scratch(gp_dtype_size(key_type), value_bytes, n, false);
-}
-extern "C" size_t gp_cuda_radix_scratch_lean(gp_dtype key_type, int value_bytes, size_t n) {
-  return rx_scratch(gp_dtype_size(key_type), value_bytes, n, true);
+  const size_t kb = gp_dtype_size(key_type);
+  if (n <= 1 || rx_block_always(n)) return 0;
+  return rx_layout(kb, value_bytes, n).end;
 }
 
 /* rx_layout grows with n within each shape, but sorts of up to 2^GP_RX_SMALL_SWEEP_LOG2
@@ -1009,12 +963,11 @@ static gp_status rx_hist_launch(gp_context *ctx, const K *kin, u64 n, gp_key_cla
 }
 
 /* The device-wide sort: kin (read by the first active pass; may be kbuf0) to kbuf0,
- * values vin (NULL: iota) to vbuf0; scratch as rx_layout; kbuf1 given for argsort;
- * gout / gsrc: pairs by index (rx_sweep_args). */
+ * values vin (NULL: iota) to vbuf0; scratch as rx_layout; kbuf1 given for argsort. */
 template <typename K, typename V, bool PV>
 static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf1, const V *vin,
                                 V *vbuf0, u64 n, gp_key_class kind, int desc, int discard_keys,
-                                char *scratch, void *gout = NULL, const void *gsrc = NULL) {
+                                char *scratch) {
   const cudaStream_t st = (cudaStream_t)ctx->stream;
   const rx_scratch_layout L = rx_layout(sizeof(K), PV ? (int)sizeof(V) : 0, n);
   constexpr int NP = rx_npass<K>();
@@ -1041,8 +994,6 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
   a.kind = kind;
   a.desc = desc;
   a.discard_keys = discard_keys;
-  a.gout = gout;
-  a.gsrc = gsrc;
   u64 *hist = (u64 *)(scratch + L.hist);
   GP_CUDA_TRY(ctx, cudaMemsetAsync(hist, 0, L.gbase - L.hist, st));
   gp_status s;
@@ -1107,11 +1058,10 @@ static gp_status rx_try_cluster(gp_context *ctx, const void *kin, const void *vi
   return GP_OK;
 }
 
-/* Sort of n keys in place (values along), by one block when they fit a tile; lean: not
- * by index (the scratch is gp_cuda_radix_scratch_lean's). */
+/* Sort of n keys in place (values along), by one block when they fit a tile. */
 template <typename K, typename V, bool PV>
 static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *values, u64 n,
-                           int desc, void *scratch, bool lean) {
+                           int desc, void *scratch) {
   const gp_key_class kind = gp_key_class_of(kt);
   const rx_bounds b = rx_bounds_for<K, V, PV>(ctx);
   int done;
@@ -1123,41 +1073,21 @@ static gp_status rx_sort_t(gp_context *ctx, gp_dtype kt, void *keys, void *value
     counts[rx_class(n, b)] = 1;
     return rx_seg_launches<K, V, PV>(ctx, a, counts);
   }
-  if constexpr (PV && sizeof(V) == 8) {
-    if (!lean && rx_by_index(sizeof(K), 8, n)) {
-      char *sc = (char *)scratch;
-      void *vcopy = sc;
-      uint32_t *idx0 = (uint32_t *)(sc + rx_align(n * sizeof(u64)));
-      GP_CUDA_TRY(ctx, cudaMemcpyAsync(vcopy, values, n * sizeof(u64), cudaMemcpyDeviceToDevice,
-                                       (cudaStream_t)ctx->stream));
-      return rx_device_sort<K, uint32_t, true>(ctx, (const K *)keys, (K *)keys, NULL, NULL, idx0, n,
-                                               kind, desc, 0, sc + rx_by_index_head(n), values,
-                                               vcopy);
-    }
-  }
   return rx_device_sort<K, V, PV>(ctx, (const K *)keys, (K *)keys, NULL, (const V *)values,
                                   (V *)values, n, kind, desc, 0, (char *)scratch);
 }
 
-static gp_status rx_sort_any(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
-                             size_t n, int desc, void *scratch, bool lean) {
-  if (n <= 1) return GP_OK;
-  if (gp_dtype_size(kt) == 4) {
-    if (vb == 0) return rx_sort_t<uint32_t, uint32_t, false>(ctx, kt, keys, NULL, n, desc, scratch, lean);
-    if (vb == 4) return rx_sort_t<uint32_t, uint32_t, true>(ctx, kt, keys, values, n, desc, scratch, lean);
-    return rx_sort_t<uint32_t, u64, true>(ctx, kt, keys, values, n, desc, scratch, lean);
-  }
-  if (vb == 0) return rx_sort_t<u64, uint32_t, false>(ctx, kt, keys, NULL, n, desc, scratch, lean);
-  if (vb == 4) return rx_sort_t<u64, uint32_t, true>(ctx, kt, keys, values, n, desc, scratch, lean);
-  return rx_sort_t<u64, u64, true>(ctx, kt, keys, values, n, desc, scratch, lean);
-}
 extern "C" gp_status gp_cuda_radix_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb,
                                         void *values, size_t n, int desc, void *scratch) {
-  return rx_sort_any(ctx, kt, keys, vb, values, n, desc, scratch, false);
-}
-extern "C" gp_status gp_cuda_radix_sort_lean(gp_context *ctx, gp_dtype kt, void *keys, int vb,
-                                             void *values, size_t n, int desc, void *scratch) {
-  return rx_sort_any(ctx, kt, keys, vb, values, n, desc, scratch, true);
+  if (n <= 1) return GP_OK;
+  if (gp_dtype_size(kt) == 4) {
+    if (vb == 0) return rx_sort_t<uint32_t, uint32_t, false>(ctx, kt, keys, NULL, n, desc, scratch);
+    if (vb == 4) return rx_sort_t<uint32_t, uint32_t, true>(ctx, kt, keys, values, n, desc, scratch);
+    return rx_sort_t<uint32_t, u64, true>(ctx, kt, keys, values, n, desc, scratch);
+  }
+  if (vb == 0) return rx_sort_t<u64, uint32_t, false>(ctx, kt, keys, NULL, n, desc, scratch);
+  if (vb == 4) return rx_sort_t<u64, uint32_t, true>(ctx, kt, keys, values, n, desc, scratch);
+  return rx_sort_t<u64, u64, true>(ctx, kt, keys, values, n, desc, scratch);
 }
 
 __global__ void rx_arg_compose(const uint32_t *__restrict__ keys, u64 n, gp_key_class kind,

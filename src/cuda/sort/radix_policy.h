@@ -77,21 +77,6 @@
 #ifndef GP_RX_VAL_EARLY
 #define GP_RX_VAL_EARLY 1
 #endif
-/* Pairs by index: device-wide sorts of pairs with 8-byte values and at most 2^32 keys,
-   from 2^GP_RX_BY_INDEX_LOG2_K8 (8-byte keys) or 2^GP_RX_BY_INDEX_LOG2_K4 (4-byte) keys
-   (64: never), copy the values aside, carry u32 indices through the passes and have the
-   last pass gather the values (rx_by_index in radix.cu). */
-#ifndef GP_RX_BY_INDEX_LOG2_K8
-#define GP_RX_BY_INDEX_LOG2_K8 0
-#endif
-#ifndef GP_RX_BY_INDEX_LOG2_K4
-#define GP_RX_BY_INDEX_LOG2_K4 0
-#endif
-/* the last pass's gathers in flight a thread (more made ptxas spill at 56 registers) */
-#ifndef GP_RX_GATHER_BATCH
-#define GP_RX_GATHER_BATCH 8
-#endif
-
 /* resident blocks per SM the wide one-sweep shape is compiled for (its shared memory
    lets two run) */
 #ifndef GP_RX_WIDE_MIN_BLOCKS

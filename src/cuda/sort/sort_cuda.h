@@ -54,12 +54,6 @@ gp_status gp_cuda_composite_pairs(gp_context *ctx, gp_dtype key_type, void *keys
 size_t gp_cuda_radix_scratch_upto(gp_dtype key_type, int value_bytes, size_t n);
 gp_status gp_cuda_radix_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
                              void *values, size_t n, int desc, void *scratch);
-/* The same sort in less scratch (gp_cuda_radix_scratch_lean's bytes, at most
- * gp_cuda_radix_scratch's): pairs with 8-byte values move them at every pass instead of
- * carrying 4-byte indices and gathering them once (n + n / 2 more values' bytes). */
-size_t gp_cuda_radix_scratch_lean(gp_dtype key_type, int value_bytes, size_t n);
-gp_status gp_cuda_radix_sort_lean(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
-                                  void *values, size_t n, int desc, void *scratch);
 
 /* The stable permutation that sorts `keys` (left unchanged) into `indices` of
  * index_bytes (4 or 8; 4 only for n <= 2^32). scratch: gp_cuda_radix_argsort_scratch. */
