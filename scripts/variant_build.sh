@@ -19,6 +19,11 @@ cmd=$(ninja -t commands libgpuprims.a | grep -E -- "-o $obj( |\$)" | head -1 || 
 [ -n "$cmd" ] || { echo "variant_build.sh: no compile command for $SRC in $B" >&2; exit 1; }
 # same command, the object elsewhere, no depfile, the extra flags
 cmd=$(sed -E "s#-o $obj( |\$)#-o $tmp/$(basename "$SRC").o $FLAGS #; s#-MD -MT [^ ]+ -MF [^ ]+##" <<<"$cmd")
+# VARIANT_SRC=FILE compiles FILE in SOURCE's place (e.g. an earlier commit's version of
+# it, from `git show REV:SOURCE > FILE`), with the build's include paths
+if [ -n "${VARIANT_SRC:-}" ]; then
+  cmd=$(sed -E "s#-c [^ ]*$SRC( |\$)#-c $(realpath "$VARIANT_SRC") #" <<<"$cmd")
+fi
 bash -c "$cmd"
 cp libgpuprims.a "$tmp/lib.a"
 (cd "$tmp" && ar r lib.a "$(basename "$SRC").o")

@@ -42,6 +42,9 @@
 typedef unsigned long long u64;
 
 #define RX_MAXPASS 8
+#ifndef GP_RX_FULL_LOAD
+#define GP_RX_FULL_LOAD 1
+#endif
 static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
               "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
 static_assert(GP_RX_SMALL_THREADS % 32 == 0, "GP_RX_SMALL_THREADS: whole warps");
@@ -108,6 +111,24 @@ __device__ __forceinline__ unsigned rx_match_bit(unsigned peers, unsigned d, uns
   return r;
 }
 
+/* the digit of encoded key e at `shift` */
+template <typename K> __device__ __forceinline__ unsigned rx_digit(K e, unsigned shift) {
+  return (unsigned)(e >> shift) & (GP_RX_RADIX - 1);
+}
+
+/* *p += v by the lane with `leader` set, returning the old value there (0 elsewhere): a
+ * predicated shared atomic. Written as `if (leader) atomicAdd(...)` the compiler branched
+ * around it (BSSY, BRA, BSYNC twice an item: ncu of a u32 pass at 2^26, s25-a). */
+__device__ __forceinline__ unsigned rx_leader_add(unsigned *p, unsigned v, bool leader) {
+  unsigned r = 0;
+  asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %3, 0;\n\t"
+               "@q atom.shared.add.u32 %0, [%1], %2;\n\t}"
+               : "+r"(r)
+               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(v), "r"((unsigned)leader)
+               : "memory");
+  return r;
+}
+
 __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
   unsigned peers = 0xFFFFFFFFu;
 #pragma unroll
@@ -137,7 +158,7 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
   __syncwarp();
   if (count >= (unsigned)(THREADS * ITEMS)) {
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++) atomicAdd(&wh[(unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1)], 1u);
+    for (int i = 0; i < ITEMS; i++) atomicAdd(&wh[rx_digit(ek[i], shift)], 1u);
   } else {
     /* the pads of an item: one add by their first lane (not 32 colliding ones) */
 #pragma unroll
@@ -145,7 +166,7 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
       const bool key = (w * ITEMS + i) * 32 + lane < count;
       const unsigned pads = __ballot_sync(0xFFFFFFFFu, !key);
       if (key)
-        atomicAdd(&wh[(unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1)], 1u);
+        atomicAdd(&wh[rx_digit(ek[i], shift)], 1u);
       else if (lane == (unsigned)(__ffs(pads) - 1))
         atomicAdd(&wh[GP_RX_RADIX - 1], (unsigned)__popc(pads));
     }
@@ -195,7 +216,7 @@ __device__ __forceinline__ void rx_warp_scan256(const unsigned *in, unsigned *ou
  * caller keeps no positions in registers). Each warp takes its keys item by item: the
  * lanes holding one digit (a ballot per digit bit) get consecutive places after those
  * the warp gave out before, the leader lane advancing the warp's counter. */
-template <int THREADS, int ITEMS, typename K>
+template <int THREADS, int ITEMS, typename K, bool PRED = false>
 __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned shift,
                                                rx_rank_smem<THREADS> &s, K *sk,
                                                unsigned (&pos)[ITEMS]) {
@@ -214,12 +235,14 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned sh
   const unsigned lt = (1u << lane) - 1;
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
-    const unsigned d = (unsigned)(ek[i] >> shift) & (GP_RX_RADIX - 1);
+    const unsigned d = rx_digit(ek[i], shift);
     const unsigned peers = rx_match_digit(d);
     const int leader = 31 - __clz(peers);
     unsigned base = 0;
-    /* one predicated shared atomic, no branch */
-    if ((int)lane == leader) base = atomicAdd(&wh[d], (unsigned)__popc(peers));
+    if constexpr (PRED) /* the one-sweep pass (elsewhere it cost registers: rx_segsort) */
+      base = rx_leader_add(&wh[d], (unsigned)__popc(peers), (int)lane == leader);
+    else if ((int)lane == leader)
+      base = atomicAdd(&wh[d], (unsigned)__popc(peers));
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
     pos[i] = base + __popc(peers & lt);
     sk[pos[i]] = ek[i];
@@ -361,7 +384,10 @@ struct rx_sweep_args {
 
 template <typename K, typename V, bool PV, int SHAPE> struct rx_sweep_smem {
   rx_rank_smem<GP_RX_THREADS> r;
-  u64 goff[GP_RX_RADIX]; /* global index of the tile's sorted position 0 for each digit */
+  /* for each digit, the global index of the tile's sorted position 0; 4-byte keys alone:
+     the address of that place in the output (one IMAD.WIDE a key instead of four to add
+     the index and scale it, ncu at 2^26, s25-a) */
+  u64 goff[GP_RX_RADIX];
   unsigned tile;
   K k[rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>()];
   V v[PV ? rx_sweep_tile<K, PV ? (int)sizeof(V) : 0, SHAPE>() : 1];
@@ -402,12 +428,22 @@ rx_onesweep(rx_sweep_args a) {
   K *kout = (K *)(dst ? a.kbuf[1] : a.kbuf[0]);
   V *vout = (V *)(dst ? a.vbuf[1] : a.vbuf[0]);
   const unsigned shift = (unsigned)pass * GP_RX_BITS;
+  const K dm = a.desc ? ~(K)0 : (K)0; /* descending: the encoded keys complemented */
 
+  /* 4-byte keys alone: the output addresses in s.goff, full tiles loaded without bounds
+     tests (with 8-byte keys either made ptxas spill at 56 registers) */
+  constexpr bool RX_DST_PTR = !PV && sizeof(K) == 4;
   K ek[ITEMS];
+  if (RX_DST_PTR && GP_RX_FULL_LOAD && count == TILE) { /* no bounds test, no pads */
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++) {
-    const unsigned local = (w * ITEMS + i) * 32 + lane;
-    ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, a.desc) : ~(K)0; /* pad */
+    for (int i = 0; i < ITEMS; i++)
+      ek[i] = gp_key_enc(kin[base + (w * ITEMS + i) * 32 + lane], a.kind, 0) ^ dm;
+  } else {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned local = (w * ITEMS + i) * 32 + lane;
+      ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, 0) ^ dm : ~(K)0; /* pad */
+    }
   }
   /* the tile's digit counts, published at once: a later tile's look-back finds them
      while this one ranks */
@@ -417,7 +453,7 @@ rx_onesweep(rx_sweep_args a) {
     st[(u64)tile * GP_RX_RADIX + tid] =
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
-  rx_rank_finish<GP_RX_THREADS, ITEMS, K>(ek, shift, s.r, s.k, pos);
+  rx_rank_finish<GP_RX_THREADS, ITEMS, K, true>(ek, shift, s.r, s.k, pos);
   constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
   V ev[EARLY ? ITEMS : 1]; /* EARLY: the values, loaded before the look-back */
   if constexpr (EARLY) {
@@ -444,7 +480,8 @@ rx_onesweep(rx_sweep_args a) {
       }
       st[(u64)tile * GP_RX_RADIX + d] = rx_word(RX_FLAG_PREFIX, pass, excl + c);
     }
-    s.goff[d] = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
+    const u64 g = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
+    s.goff[d] = RX_DST_PTR ? (u64)(uintptr_t)kout + g * sizeof(K) : g; /* mod 2^64, as the index */
   }
   if (GP_RX_PDL_TRIGGER == 1) gp_pdl_trigger();
   const bool store_keys = !(a.discard_keys && pass == a.plan->last);
@@ -457,8 +494,8 @@ rx_onesweep(rx_sweep_args a) {
     __syncthreads();
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];
-      const u64 g = s.goff[(unsigned)(e >> shift) & (GP_RX_RADIX - 1)] + j;
-      if (store_keys) kout[g] = gp_key_dec(e, a.kind, a.desc);
+      const u64 g = s.goff[rx_digit(e, shift)] + j;
+      if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, 0);
       vout[g] = s.v[j];
     }
     return;
@@ -468,7 +505,8 @@ rx_onesweep(rx_sweep_args a) {
   if (store_keys)
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];
-      kout[s.goff[(unsigned)(e >> shift) & (GP_RX_RADIX - 1)] + j] = gp_key_dec(e, a.kind, a.desc);
+      K *to = RX_DST_PTR ? (K *)(uintptr_t)s.goff[rx_digit(e, shift)] : kout + s.goff[rx_digit(e, shift)];
+      to[j] = gp_key_dec(e ^ dm, a.kind, 0);
     }
   if (PV) {
 #pragma unroll
@@ -478,7 +516,7 @@ rx_onesweep(rx_sweep_args a) {
     }
     __syncthreads();
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-      vout[s.goff[(unsigned)(s.k[j] >> shift) & (GP_RX_RADIX - 1)] + j] = s.v[j];
+      vout[s.goff[rx_digit(s.k[j], shift)] + j] = s.v[j];
     }
   }
 }
