@@ -45,6 +45,15 @@ typedef unsigned long long u64;
 #ifndef GP_RX_FULL_LOAD
 #define GP_RX_FULL_LOAD 1
 #endif
+#ifndef GP_RX_FULL_STORE
+#define GP_RX_FULL_STORE 1
+#endif
+#ifndef GP_RX_PERM
+#define GP_RX_PERM 1
+#endif
+#ifndef GP_RX_DM8
+#define GP_RX_DM8 1
+#endif
 static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
               "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
 static_assert(GP_RX_SMALL_THREADS % 32 == 0, "GP_RX_SMALL_THREADS: whole warps");
@@ -111,22 +120,14 @@ __device__ __forceinline__ unsigned rx_match_bit(unsigned peers, unsigned d, uns
   return r;
 }
 
-/* the digit of encoded key e at `shift` */
-template <typename K> __device__ __forceinline__ unsigned rx_digit(K e, unsigned shift) {
-  return (unsigned)(e >> shift) & (GP_RX_RADIX - 1);
-}
-
-/* *p += v by the lane with `leader` set, returning the old value there (0 elsewhere): a
- * predicated shared atomic. Written as `if (leader) atomicAdd(...)` the compiler branched
- * around it (BSSY, BRA, BSYNC twice an item: ncu of a u32 pass at 2^26, s25-a). */
-__device__ __forceinline__ unsigned rx_leader_add(unsigned *p, unsigned v, bool leader) {
-  unsigned r = 0;
-  asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %3, 0;\n\t"
-               "@q atom.shared.add.u32 %0, [%1], %2;\n\t}"
-               : "+r"(r)
-               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(v), "r"((unsigned)leader)
-               : "memory");
-  return r;
+/* The digit of encoded key e at `shift` (a multiple of GP_RX_BITS); PERM, 4-byte keys: one
+ * byte permute (PRMT) instead of a shift and a mask (the one-sweep pass; in rx_segsort it
+ * cost registers). */
+template <bool PERM = false, typename K> __device__ __forceinline__ unsigned rx_digit(K e, unsigned shift) {
+  if constexpr (PERM && sizeof(K) == 4 && GP_RX_BITS == 8)
+    return __byte_perm((unsigned)e, 0u, 0x4440u | (shift >> 3));
+  else
+    return (unsigned)(e >> shift) & (GP_RX_RADIX - 1);
 }
 
 __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
@@ -148,7 +149,7 @@ __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
  * tile's count, pads included in s.cnt[255]. On return s.cnt[d] is visible to the
  * thread that wrote it (d mod THREADS); the zeroing of a warp's row must not overlap a
  * previous reader (callers sync between uses of s). */
-template <int THREADS, int ITEMS, typename K>
+template <int THREADS, int ITEMS, typename K, bool PERM = false>
 __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned count, unsigned shift,
                                               rx_rank_smem<THREADS> &s) {
   constexpr int WARPS = THREADS / 32;
@@ -158,7 +159,7 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
   __syncwarp();
   if (count >= (unsigned)(THREADS * ITEMS)) {
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++) atomicAdd(&wh[rx_digit(ek[i], shift)], 1u);
+    for (int i = 0; i < ITEMS; i++) atomicAdd(&wh[rx_digit<PERM>(ek[i], shift)], 1u);
   } else {
     /* the pads of an item: one add by their first lane (not 32 colliding ones) */
 #pragma unroll
@@ -166,7 +167,7 @@ __device__ __forceinline__ void rx_rank_count(const K (&ek)[ITEMS], unsigned cou
       const bool key = (w * ITEMS + i) * 32 + lane < count;
       const unsigned pads = __ballot_sync(0xFFFFFFFFu, !key);
       if (key)
-        atomicAdd(&wh[rx_digit(ek[i], shift)], 1u);
+        atomicAdd(&wh[rx_digit<PERM>(ek[i], shift)], 1u);
       else if (lane == (unsigned)(__ffs(pads) - 1))
         atomicAdd(&wh[GP_RX_RADIX - 1], (unsigned)__popc(pads));
     }
@@ -216,7 +217,7 @@ __device__ __forceinline__ void rx_warp_scan256(const unsigned *in, unsigned *ou
  * caller keeps no positions in registers). Each warp takes its keys item by item: the
  * lanes holding one digit (a ballot per digit bit) get consecutive places after those
  * the warp gave out before, the leader lane advancing the warp's counter. */
-template <int THREADS, int ITEMS, typename K, bool PRED = false>
+template <int THREADS, int ITEMS, typename K, bool PERM = false>
 __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned shift,
                                                rx_rank_smem<THREADS> &s, K *sk,
                                                unsigned (&pos)[ITEMS]) {
@@ -235,14 +236,11 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned sh
   const unsigned lt = (1u << lane) - 1;
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
-    const unsigned d = rx_digit(ek[i], shift);
+    const unsigned d = rx_digit<PERM>(ek[i], shift);
     const unsigned peers = rx_match_digit(d);
     const int leader = 31 - __clz(peers);
     unsigned base = 0;
-    if constexpr (PRED) /* the one-sweep pass (elsewhere it cost registers: rx_segsort) */
-      base = rx_leader_add(&wh[d], (unsigned)__popc(peers), (int)lane == leader);
-    else if ((int)lane == leader)
-      base = atomicAdd(&wh[d], (unsigned)__popc(peers));
+    if ((int)lane == leader) base = atomicAdd(&wh[d], (unsigned)__popc(peers));
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
     pos[i] = base + __popc(peers & lt);
     sk[pos[i]] = ek[i];
@@ -428,7 +426,11 @@ rx_onesweep(rx_sweep_args a) {
   K *kout = (K *)(dst ? a.kbuf[1] : a.kbuf[0]);
   V *vout = (V *)(dst ? a.vbuf[1] : a.vbuf[0]);
   const unsigned shift = (unsigned)pass * GP_RX_BITS;
-  const K dm = a.desc ? ~(K)0 : (K)0; /* descending: the encoded keys complemented */
+  /* descending: the encoded keys complemented, by a mask (8-byte keys: GP_RX_DM8) or by
+     the codec */
+  constexpr bool DM = sizeof(K) == 4 || GP_RX_DM8;
+  const K dm = DM && a.desc ? ~(K)0 : (K)0;
+  const int cdesc = DM ? 0 : a.desc;
 
   /* 4-byte keys alone: the output addresses in s.goff, full tiles loaded without bounds
      tests (with 8-byte keys either made ptxas spill at 56 registers) */
@@ -437,23 +439,23 @@ rx_onesweep(rx_sweep_args a) {
   if (RX_DST_PTR && GP_RX_FULL_LOAD && count == TILE) { /* no bounds test, no pads */
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
-      ek[i] = gp_key_enc(kin[base + (w * ITEMS + i) * 32 + lane], a.kind, 0) ^ dm;
+      ek[i] = gp_key_enc(kin[base + (w * ITEMS + i) * 32 + lane], a.kind, cdesc) ^ dm;
   } else {
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
       const unsigned local = (w * ITEMS + i) * 32 + lane;
-      ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, 0) ^ dm : ~(K)0; /* pad */
+      ek[i] = local < count ? gp_key_enc(kin[base + local], a.kind, cdesc) ^ dm : ~(K)0; /* pad */
     }
   }
   /* the tile's digit counts, published at once: a later tile's look-back finds them
      while this one ranks */
-  rx_rank_count<GP_RX_THREADS, ITEMS, K>(ek, count, shift, s.r);
+  rx_rank_count<GP_RX_THREADS, ITEMS, K, GP_RX_PERM>(ek, count, shift, s.r);
   volatile u64 *st = (volatile u64 *)a.status;
   if (tid < GP_RX_RADIX)
     st[(u64)tile * GP_RX_RADIX + tid] =
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
-  rx_rank_finish<GP_RX_THREADS, ITEMS, K, true>(ek, shift, s.r, s.k, pos);
+  rx_rank_finish<GP_RX_THREADS, ITEMS, K, GP_RX_PERM>(ek, shift, s.r, s.k, pos);
   constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
   V ev[EARLY ? ITEMS : 1]; /* EARLY: the values, loaded before the look-back */
   if constexpr (EARLY) {
@@ -495,19 +497,28 @@ rx_onesweep(rx_sweep_args a) {
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];
       const u64 g = s.goff[rx_digit(e, shift)] + j;
-      if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, 0);
+      if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, cdesc);
       vout[g] = s.v[j];
     }
     return;
   }
   /* then out in order: each digit's run is written by consecutive threads */
   __syncthreads();
-  if (store_keys)
+  if (RX_DST_PTR && GP_RX_FULL_STORE && count == TILE) {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+      const unsigned j = tid + i * GP_RX_THREADS;
+      const K e = s.k[j];
+      ((K *)(uintptr_t)s.goff[rx_digit<GP_RX_PERM>(e, shift)])[j] = gp_key_dec(e ^ dm, a.kind, cdesc);
+    }
+  } else if (store_keys) {
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];
-      K *to = RX_DST_PTR ? (K *)(uintptr_t)s.goff[rx_digit(e, shift)] : kout + s.goff[rx_digit(e, shift)];
-      to[j] = gp_key_dec(e ^ dm, a.kind, 0);
+      const unsigned d = rx_digit<GP_RX_PERM>(e, shift);
+      K *to = RX_DST_PTR ? (K *)(uintptr_t)s.goff[d] : kout + s.goff[d];
+      to[j] = gp_key_dec(e ^ dm, a.kind, cdesc);
     }
+  }
   if (PV) {
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
