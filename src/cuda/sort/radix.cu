@@ -42,18 +42,6 @@
 typedef unsigned long long u64;
 
 #define RX_MAXPASS 8
-#ifndef GP_RX_FULL_LOAD
-#define GP_RX_FULL_LOAD 1
-#endif
-#ifndef GP_RX_FULL_STORE
-#define GP_RX_FULL_STORE 1
-#endif
-#ifndef GP_RX_PERM
-#define GP_RX_PERM 1
-#endif
-#ifndef GP_RX_DM8
-#define GP_RX_DM8 1
-#endif
 static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
               "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
 static_assert(GP_RX_SMALL_THREADS % 32 == 0, "GP_RX_SMALL_THREADS: whole warps");
@@ -426,17 +414,20 @@ rx_onesweep(rx_sweep_args a) {
   K *kout = (K *)(dst ? a.kbuf[1] : a.kbuf[0]);
   V *vout = (V *)(dst ? a.vbuf[1] : a.vbuf[0]);
   const unsigned shift = (unsigned)pass * GP_RX_BITS;
-  /* descending: the encoded keys complemented, by a mask (8-byte keys: GP_RX_DM8) or by
-     the codec */
-  constexpr bool DM = sizeof(K) == 4 || GP_RX_DM8;
+  /* descending: the encoded keys complemented by a mask (4-byte keys, and 8-byte keys
+     with values), else by the codec: what measured fastest for each (H200, s25-c:
+     u64/u64 pairs 2^28 2.3% faster with the mask, u64 keys alone 0.3% slower) */
+  constexpr bool DM = sizeof(K) == 4 || PV;
   const K dm = DM && a.desc ? ~(K)0 : (K)0;
   const int cdesc = DM ? 0 : a.desc;
 
-  /* 4-byte keys alone: the output addresses in s.goff, full tiles loaded without bounds
-     tests (with 8-byte keys either made ptxas spill at 56 registers) */
+  /* 4-byte keys alone: the output addresses in s.goff, full tiles loaded and stored
+     without bounds tests (with 8-byte keys either made ptxas spill at 56 registers), the
+     digits by a byte permute (with values it was 0.5-1% slower: s25-c) */
   constexpr bool RX_DST_PTR = !PV && sizeof(K) == 4;
+  constexpr bool RX_PERM = RX_DST_PTR;
   K ek[ITEMS];
-  if (RX_DST_PTR && GP_RX_FULL_LOAD && count == TILE) { /* no bounds test, no pads */
+  if (RX_DST_PTR && count == TILE) { /* no bounds test, no pads */
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
       ek[i] = gp_key_enc(kin[base + (w * ITEMS + i) * 32 + lane], a.kind, cdesc) ^ dm;
@@ -449,13 +440,13 @@ rx_onesweep(rx_sweep_args a) {
   }
   /* the tile's digit counts, published at once: a later tile's look-back finds them
      while this one ranks */
-  rx_rank_count<GP_RX_THREADS, ITEMS, K, GP_RX_PERM>(ek, count, shift, s.r);
+  rx_rank_count<GP_RX_THREADS, ITEMS, K, RX_PERM>(ek, count, shift, s.r);
   volatile u64 *st = (volatile u64 *)a.status;
   if (tid < GP_RX_RADIX)
     st[(u64)tile * GP_RX_RADIX + tid] =
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
-  rx_rank_finish<GP_RX_THREADS, ITEMS, K, GP_RX_PERM>(ek, shift, s.r, s.k, pos);
+  rx_rank_finish<GP_RX_THREADS, ITEMS, K, RX_PERM>(ek, shift, s.r, s.k, pos);
   constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
   V ev[EARLY ? ITEMS : 1]; /* EARLY: the values, loaded before the look-back */
   if constexpr (EARLY) {
@@ -504,17 +495,17 @@ rx_onesweep(rx_sweep_args a) {
   }
   /* then out in order: each digit's run is written by consecutive threads */
   __syncthreads();
-  if (RX_DST_PTR && GP_RX_FULL_STORE && count == TILE) {
+  if (RX_DST_PTR && count == TILE) { /* keys alone: store_keys */
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
       const unsigned j = tid + i * GP_RX_THREADS;
       const K e = s.k[j];
-      ((K *)(uintptr_t)s.goff[rx_digit<GP_RX_PERM>(e, shift)])[j] = gp_key_dec(e ^ dm, a.kind, cdesc);
+      ((K *)(uintptr_t)s.goff[rx_digit<RX_PERM>(e, shift)])[j] = gp_key_dec(e ^ dm, a.kind, cdesc);
     }
   } else if (store_keys) {
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];
-      const unsigned d = rx_digit<GP_RX_PERM>(e, shift);
+      const unsigned d = rx_digit<RX_PERM>(e, shift);
       K *to = RX_DST_PTR ? (K *)(uintptr_t)s.goff[d] : kout + s.goff[d];
       to[j] = gp_key_dec(e ^ dm, a.kind, cdesc);
     }
