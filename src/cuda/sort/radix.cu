@@ -423,7 +423,8 @@ rx_onesweep(rx_sweep_args a) {
 
   /* 4-byte keys alone: the output addresses in s.goff, full tiles loaded and stored
      without bounds tests (with 8-byte keys either made ptxas spill at 56 registers), the
-     digits by a byte permute (with values it was 0.5-1% slower: s25-c) */
+     digits by a byte permute (H200, s25-b/c, docs/perf/sort.md: u32 keys 2^28 4844 ->
+     4178 us with the mask below; pairs, untried alone, keep the shift and mask) */
   constexpr bool RX_DST_PTR = !PV && sizeof(K) == 4;
   constexpr bool RX_PERM = RX_DST_PTR;
   K ek[ITEMS];
