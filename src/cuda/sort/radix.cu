@@ -42,6 +42,9 @@
 typedef unsigned long long u64;
 
 #define RX_MAXPASS 8
+#ifndef GP_RX_PAIRS_PRED
+#define GP_RX_PAIRS_PRED 1
+#endif
 static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
               "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
 static_assert(GP_RX_SMALL_THREADS % 32 == 0, "GP_RX_SMALL_THREADS: whole warps");
@@ -116,6 +119,20 @@ template <bool PERM = false, typename K> __device__ __forceinline__ unsigned rx_
     return __byte_perm((unsigned)e, 0u, 0x4440u | (shift >> 3));
   else
     return (unsigned)(e >> shift) & (GP_RX_RADIX - 1);
+}
+
+/* *p += v by the lane with `leader` set, returning the old value there (0 elsewhere), as
+ * a predicated PTX atomic. ptxas branches around it all the same (s25-b's SASS), but
+ * schedules the pairs' pass better than around `if (leader) atomicAdd(...)` (H200,
+ * s25-final2, docs/perf/sort.md: pairs 0.4-0.8% faster); keys alone were not. */
+__device__ __forceinline__ unsigned rx_leader_add(unsigned *p, unsigned v, bool leader) {
+  unsigned r = 0;
+  asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %3, 0;\n\t"
+               "@q atom.shared.add.u32 %0, [%1], %2;\n\t}"
+               : "+r"(r)
+               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(v), "r"((unsigned)leader)
+               : "memory");
+  return r;
 }
 
 __device__ __forceinline__ unsigned rx_match_digit(unsigned d) {
@@ -205,7 +222,7 @@ __device__ __forceinline__ void rx_warp_scan256(const unsigned *in, unsigned *ou
  * caller keeps no positions in registers). Each warp takes its keys item by item: the
  * lanes holding one digit (a ballot per digit bit) get consecutive places after those
  * the warp gave out before, the leader lane advancing the warp's counter. */
-template <int THREADS, int ITEMS, typename K, bool PERM = false>
+template <int THREADS, int ITEMS, typename K, bool PERM = false, bool PRED = false>
 __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned shift,
                                                rx_rank_smem<THREADS> &s, K *sk,
                                                unsigned (&pos)[ITEMS]) {
@@ -228,7 +245,10 @@ __device__ __forceinline__ void rx_rank_finish(const K (&ek)[ITEMS], unsigned sh
     const unsigned peers = rx_match_digit(d);
     const int leader = 31 - __clz(peers);
     unsigned base = 0;
-    if ((int)lane == leader) base = atomicAdd(&wh[d], (unsigned)__popc(peers));
+    if constexpr (PRED)
+      base = rx_leader_add(&wh[d], (unsigned)__popc(peers), (int)lane == leader);
+    else if ((int)lane == leader)
+      base = atomicAdd(&wh[d], (unsigned)__popc(peers));
     base = __shfl_sync(0xFFFFFFFFu, base, leader);
     pos[i] = base + __popc(peers & lt);
     sk[pos[i]] = ek[i];
@@ -427,6 +447,7 @@ rx_onesweep(rx_sweep_args a) {
      4178 us with the mask below; pairs, untried alone, keep the shift and mask) */
   constexpr bool RX_DST_PTR = !PV && sizeof(K) == 4;
   constexpr bool RX_PERM = RX_DST_PTR;
+  constexpr bool RX_PRED = PV && GP_RX_PAIRS_PRED; /* rx_leader_add */
   K ek[ITEMS];
   if (RX_DST_PTR && count == TILE) { /* no bounds test, no pads */
 #pragma unroll
@@ -447,7 +468,7 @@ rx_onesweep(rx_sweep_args a) {
     st[(u64)tile * GP_RX_RADIX + tid] =
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
-  rx_rank_finish<GP_RX_THREADS, ITEMS, K, RX_PERM>(ek, shift, s.r, s.k, pos);
+  rx_rank_finish<GP_RX_THREADS, ITEMS, K, RX_PERM, RX_PRED>(ek, shift, s.r, s.k, pos);
   constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
   V ev[EARLY ? ITEMS : 1]; /* EARLY: the values, loaded before the look-back */
   if constexpr (EARLY) {
@@ -488,7 +509,7 @@ rx_onesweep(rx_sweep_args a) {
     __syncthreads();
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
       const K e = s.k[j];
-      const u64 g = s.goff[rx_digit(e, shift)] + j;
+      const u64 g = s.goff[rx_digit<RX_PERM>(e, shift)] + j;
       if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, cdesc);
       vout[g] = s.v[j];
     }
@@ -519,7 +540,7 @@ rx_onesweep(rx_sweep_args a) {
     }
     __syncthreads();
     for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-      vout[s.goff[rx_digit(s.k[j], shift)] + j] = s.v[j];
+      vout[s.goff[rx_digit<RX_PERM>(s.k[j], shift)] + j] = s.v[j];
     }
   }
 }
