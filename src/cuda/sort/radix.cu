@@ -42,9 +42,6 @@
 typedef unsigned long long u64;
 
 #define RX_MAXPASS 8
-#ifndef GP_RX_PAIRS_PRED
-#define GP_RX_PAIRS_PRED 1
-#endif
 static_assert(GP_RX_THREADS >= GP_RX_RADIX && GP_RX_THREADS % 32 == 0 && GP_RX_THREADS <= 1024,
               "the look-back gives one thread per digit: GP_RX_THREADS >= 256, whole warps");
 static_assert(GP_RX_SMALL_THREADS % 32 == 0, "GP_RX_SMALL_THREADS: whole warps");

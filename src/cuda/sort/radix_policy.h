@@ -77,6 +77,15 @@
 #ifndef GP_RX_VAL_EARLY
 #define GP_RX_VAL_EARLY 1
 #endif
+/* 1: the one-sweep pass of pairs advances each warp's digit counter by a predicated PTX
+   atomic (rx_leader_add); 0: `if (leader) atomicAdd(...)`. ptxas emits a branch for
+   both, scheduled differently: H200, 2026-12-04 (s25-c, s25-final2, docs/perf/sort.md),
+   pairs 0.4-0.8% faster with 1 (u64/u64 2^24 1697-1700 -> 1690 us); keys alone were not
+   faster with it and take the C form. */
+#ifndef GP_RX_PAIRS_PRED
+#define GP_RX_PAIRS_PRED 1
+#endif
+
 /* resident blocks per SM the wide one-sweep shape is compiled for (its shared memory
    lets two run) */
 #ifndef GP_RX_WIDE_MIN_BLOCKS
