@@ -109,7 +109,7 @@ rx_clustersort(rx_seg_args a) {
     const bool last = p == NP - 1;
     for (unsigned j = tid; j < count; j += T) {
       const K k = s.k[0][j];
-      const unsigned d = (unsigned)(k >> shift) & (GP_RX_RADIX - 1);
+      const unsigned d = rx_digit(k, shift);
       const unsigned to = s.gstart[d] - s.r.dstart[d] + j;
       if (last) {
         if (a.kout) ((K *)a.kout)[begin + to] = gp_key_dec(k, a.kind, a.desc);
