@@ -5,7 +5,10 @@
 #ifndef GP_CUDA_SORT_RADIX_POLICY_H
 #define GP_CUDA_SORT_RADIX_POLICY_H
 
-/* digit width: 8 bits (the look-back gives one thread per digit, so THREADS >= 256) */
+/* digit width: 8 bits (the look-back gives one thread per digit, so THREADS >= 256).
+   11-bit digits (3 passes over 32-bit keys) were tried with one sort written for both
+   widths (bench/tools/radix_digits.cu): an 11-bit pass cost 1.73-1.76x an 8-bit one on
+   the H200, 2026-12-04 (s26-a, docs/perf/sort.md), so 3 passes lose to 4. */
 #define GP_RX_BITS 8
 #define GP_RX_RADIX (1 << GP_RX_BITS)
 
