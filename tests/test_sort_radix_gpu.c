@@ -480,9 +480,17 @@ static void check_cluster_only(void) {
   free(off);
 }
 
-/* AUTO's small sorts, pairs and argsorts: the one-cluster rank sort (rank_sort.cu) on
- * sm_90+ (checked to be the path taken), the other paths below sm_90 (the sm_89 mode);
- * sizes around its chunks of 64 / 128 / 256 keys and clusters of 8 / 16 blocks. */
+/* AUTO's small sorts, pairs and argsorts: the whole-GPU rank sort (grid_rank.cu) and the
+ * one-cluster rank sort (rank_sort.cu) on sm_90+ (checked to be offered where radix_policy.h
+ * says; AUTO asks the whole-GPU one first), the other paths below sm_90 (the sm_89 mode);
+ * sizes around the cluster sort's chunks of 64 / 128 / 256 keys and clusters of 8 / 16
+ * blocks, and the whole-GPU sort's blocks of 128 .. 8 keys. */
+#if GP_HAVE_CUDA
+static int grs_range(size_t n, int lo, int hi) {
+  return hi > 0 && n >= 2 && n > ((size_t)1 << lo >> 1) && n <= ((size_t)1 << hi);
+}
+#endif
+
 static void check_rank_sort(void) {
   const size_t sizes[] = {2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257,
                           511, 512, 513, 1000, 1023, 1024, 1025, 1500, 2047, 2048, 2049,
@@ -503,6 +511,18 @@ static void check_rank_sort(void) {
       CHECK_MSG(gp_cuda_rank_sort_takes(gpu, (gp_dtype)kt, 8, 1, n) ==
                     (on90 && n <= ((size_t)1 << GP_RK_PAIRS_LOG2)),
                 "rank argsort of %zu %s keys: taken where it should not be, or not where it should",
+                n, gp_dtype_name((gp_dtype)kt));
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 0, 0, n) ==
+                    (on90 && grs_range(n, GP_GRS_KEYS_MIN_LOG2, GP_GRS_KEYS_LOG2)),
+                "whole-GPU rank sort of %zu %s keys: offered where it should not be, or not where it should",
+                n, gp_dtype_name((gp_dtype)kt));
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 4, 0, n) ==
+                    (on90 && grs_range(n, GP_GRS_PAIRS_MIN_LOG2, GP_GRS_PAIRS_LOG2)),
+                "whole-GPU rank sort of %zu %s pairs: offered where it should not be, or not where it should",
+                n, gp_dtype_name((gp_dtype)kt));
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 8, 1, n) ==
+                    (on90 && grs_range(n, GP_GRS_ARGSORT_MIN_LOG2, GP_GRS_ARGSORT_LOG2)),
+                "whole-GPU rank argsort of %zu %s keys: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
 #endif
       const int p = (int)((i + (size_t)kt) % RX_NPAT);

@@ -103,14 +103,17 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   /* managed memory is sorted where it is, but the host may read it on return */
   const int wait = kk == GP_MEM_MANAGED || kv == GP_MEM_MANAGED;
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
-  /* AUTO's small single sorts: one cluster ranks them (stable), ahead of the rest */
-  const int rank = algo == GP_SORT_AUTO && seg == n && gp_cuda_rank_sort_takes(ctx, kt, vb, 0, n);
-  const int comp = !rank && use_composite(kb, n, seg, vb, algo);
-  int radix = !rank && !comp && use_radix(kb, n, seg, vb, algo);
+  /* AUTO's small single sorts: the whole GPU or one cluster ranks them (stable), ahead
+     of the rest */
+  const int grs = algo == GP_SORT_AUTO && seg == n && gp_cuda_grid_rank_takes(ctx, kt, vb, 0, n);
+  const int rank = !grs && algo == GP_SORT_AUTO && seg == n && gp_cuda_rank_sort_takes(ctx, kt, vb, 0, n);
+  const int comp = !grs && !rank && use_composite(kb, n, seg, vb, algo);
+  int radix = !grs && !rank && !comp && use_radix(kb, n, seg, vb, algo);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t ov_ = stage_v ? gp_ws_add(&lay, n * (size_t)vb) : 0;
-  size_t scratch = seed    ? gp_cuda_bitonic_seed_scratch(kt, n)
+  size_t scratch = grs     ? gp_cuda_grid_rank_scratch(kt, vb, n)
+                   : seed  ? gp_cuda_bitonic_seed_scratch(kt, n)
                    : comp  ? gp_cuda_composite_pairs_scratch(vb, n)
                    : radix ? gp_cuda_radix_scratch(kt, vb, n)
                            : 0;
@@ -126,7 +129,9 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   gp_status s;
   if (stage_k && (s = gp_stage_in(ctx, dk, keys, n * kb))) return s;
   if (stage_v && (s = gp_stage_in(ctx, dv, values, n * (size_t)vb))) return s;
-  if (rank)
+  if (grs)
+    s = gp_cuda_grid_rank_sort(ctx, kt, dk, vb, dv, n, desc, sc);
+  else if (rank)
     s = gp_cuda_rank_sort(ctx, kt, dk, vb, dv, n, desc);
   else if (seed)
     s = gp_cuda_bitonic_seed_sort(ctx, kt, dk, vb, dv, n, desc, sc);
@@ -228,8 +233,9 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
   if (n == 0) return GP_OK;
   int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
   int stage_i = gp_mem_kind_of(ctx, indices) == GP_MEM_HOST;
-  const int rank = gp_cuda_rank_sort_takes(ctx, key_type, (int)ib, 1, n);
-  size_t scratch = rank ? 0 : gp_cuda_radix_argsort_scratch(key_type, (int)ib, n);
+  const int grs = gp_cuda_grid_rank_takes(ctx, key_type, (int)ib, 1, n);
+  const int rank = !grs && gp_cuda_rank_sort_takes(ctx, key_type, (int)ib, 1, n);
+  size_t scratch = grs || rank ? 0 : gp_cuda_radix_argsort_scratch(key_type, (int)ib, n);
   gp_ws_layout lay = {0};
   size_t ok_ = stage_k ? gp_ws_add(&lay, n * kb) : 0;
   size_t oi_ = stage_i ? gp_ws_add(&lay, n * ib) : 0;
@@ -241,9 +247,10 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
   const void *dk = stage_k ? (char *)ws + ok_ : keys;
   void *di = stage_i ? (char *)ws + oi_ : indices;
   if (stage_k && (s = gp_copy(ctx, (char *)ws + ok_, keys, n * kb))) return s;
-  s = rank ? gp_cuda_rank_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING)
-           : gp_cuda_radix_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING,
-                                   scratch ? (char *)ws + os_ : NULL);
+  s = grs    ? gp_cuda_grid_rank_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING)
+      : rank ? gp_cuda_rank_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING)
+             : gp_cuda_radix_argsort(ctx, key_type, dk, (int)ib, di, n, order == GP_DESCENDING,
+                                     scratch ? (char *)ws + os_ : NULL);
   if (s) {
     (void)gp_sync_stream(ctx);
     return s;

@@ -253,6 +253,31 @@
    against 8.26-8.35 / 9.89-9.95, u64 keys 2^10 / 2^11 7.78-7.81 / 10.94 against
    8.54-8.61 / 9.92-10.05; pairs u32/u32 2^11 / 2^12 8.64-8.70 / 13.34-13.38 against
    11.20-11.33 / 18.18-18.21. */
+/* AUTO sorts of more than 2^(MIN - 1) and up to 2^LOG2 keys take the whole-GPU rank sort
+   (grid_rank.cu: every block holds all the keys, each key counted against all of them)
+   on sm_90+, ahead of the cluster rank sort above; LOG2 0 turns it off, and it takes at
+   most 2^12 (its shared memory). */
+#ifndef GP_GRS_KEYS_MIN_LOG2
+#define GP_GRS_KEYS_MIN_LOG2 9
+#endif
+#ifndef GP_GRS_KEYS_LOG2
+#define GP_GRS_KEYS_LOG2 12
+#endif
+#ifndef GP_GRS_PAIRS_MIN_LOG2
+#define GP_GRS_PAIRS_MIN_LOG2 9
+#endif
+#ifndef GP_GRS_PAIRS_LOG2
+#define GP_GRS_PAIRS_LOG2 12
+#endif
+#ifndef GP_GRS_ARGSORT_MIN_LOG2
+#define GP_GRS_ARGSORT_MIN_LOG2 9
+#endif
+#ifndef GP_GRS_ARGSORT_LOG2
+#define GP_GRS_ARGSORT_LOG2 12
+#endif
+#if GP_GRS_KEYS_LOG2 > 12 || GP_GRS_PAIRS_LOG2 > 12 || GP_GRS_ARGSORT_LOG2 > 12
+#error "the whole-GPU rank sort takes at most 2^12 keys (48 KiB of shared memory a block)"
+#endif
 #ifndef GP_RK_KEYS_LOG2
 #define GP_RK_KEYS_LOG2 10
 #endif

@@ -1,0 +1,192 @@
+/* GP_SORT_AUTO's sorts of a few thousand keys (keys alone, stable pairs, gp_argsort)
+ * on the whole GPU: every block copies all n keys into its shared memory, and each key's
+ * place is counted against every other key by GRS_THREADS / KB threads of one block:
+ * the keys below it, and the equal keys before it (stable). n^2 comparisons, spread
+ * over ~n / 16 blocks, so every SM takes part; no sorting network, no cluster barrier,
+ * one read of the keys a block (from L2 after the first) and one write a key.
+ *
+ * Keys and pairs are sorted in place, so no key may be written before every block has
+ * read them all: the ranking kernel writes the sorted keys (and values) to scratch, and
+ * a copy kernel, a programmatic dependent launch on sm_90+ (common/pdl.cuh), waits for
+ * it and copies them back. An argsort writes its indices at once. Keys are compared
+ * encoded (core/key_codec.h: the library's total order, descending complemented), so
+ * the order is the radix sort's bit for bit. */
+#include "cuda/sort/sort_cuda.h"
+#include "cuda/sort/radix_policy.h"
+#include "cuda/common/pdl.cuh"
+#include "core/key_codec.h"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+typedef unsigned long long u64;
+
+#define GRS_THREADS 256
+
+enum { GRS_KEYS = 0, GRS_PAIRS = 1, GRS_ARGSORT = 2 };
+
+struct grs_args {
+  const void *kin; /* the keys */
+  void *kout;      /* keys and pairs: the sorted keys (scratch) */
+  const void *vin; /* pairs: the values */
+  void *vout;      /* pairs: the sorted values (scratch); argsort: the indices */
+  unsigned n;
+  unsigned lanes; /* threads a key: a power of two, 1 .. 32 */
+  gp_key_class kind;
+  int desc;
+};
+
+/* s[0 .. np) = the encoded keys, np = n rounded up to 16 bytes, pads ~0 after them (a
+ * pad never counts: it is not below any key, and it follows every key it equals) */
+template <typename K>
+__device__ __forceinline__ void grs_load(K *s, const K *kin, unsigned n, unsigned np,
+                                         gp_key_class kind, int desc) {
+  constexpr unsigned PER = 16 / sizeof(K);
+  const unsigned t = threadIdx.x;
+  if (((uintptr_t)kin & 15) == 0) {
+    const uint4 *kv = (const uint4 *)kin;
+    const unsigned full = n / PER; /* vectors wholly inside the keys */
+#pragma unroll 4
+    for (unsigned q = t; q < full; q += GRS_THREADS) {
+      union {
+        uint4 u;
+        K k[PER];
+      } x;
+      x.u = kv[q];
+#pragma unroll
+      for (unsigned e = 0; e < PER; e++) x.k[e] = gp_key_enc(x.k[e], kind, desc);
+      ((uint4 *)s)[q] = x.u;
+    }
+    for (unsigned j = full * PER + t; j < np; j += GRS_THREADS)
+      s[j] = j < n ? gp_key_enc(kin[j], kind, desc) : ~(K)0;
+  } else {
+#pragma unroll 8
+    for (unsigned j = t; j < np; j += GRS_THREADS) s[j] = j < n ? gp_key_enc(kin[j], kind, desc) : ~(K)0;
+  }
+}
+
+template <typename K, typename V, int MODE>
+__global__ void __launch_bounds__(GRS_THREADS) grs_rank(grs_args a) {
+  constexpr unsigned PER = 16 / sizeof(K);
+  extern __shared__ __align__(16) unsigned char grs_smem[];
+  K *s = (K *)grs_smem;
+  gp_pdl_trigger(); /* the copy kernel may launch: it waits for this one to complete */
+  const unsigned L = a.lanes, t = threadIdx.x, sub = t & (L - 1);
+  const unsigned i = blockIdx.x * (GRS_THREADS / L) + t / L; /* this thread's key */
+  const unsigned n = a.n, np = (n + PER - 1) / PER * PER;
+  const bool has = i < n;
+  const K *kin = (const K *)a.kin;
+  /* the key's own raw bits and value, read while the keys load */
+  K raw = (K)0;
+  V v = (V)0;
+  if (has && sub == 0) {
+    if (MODE != GRS_ARGSORT) raw = kin[i];
+    if (MODE == GRS_PAIRS) v = ((const V *)a.vin)[i];
+  }
+  grs_load<K>(s, kin, n, np, a.kind, a.desc);
+  __syncthreads();
+  const K k = has ? s[i] : ~(K)0;
+  /* the keys before it: 16 bytes a load, the key's L threads on consecutive vectors (the
+     warp's other keys read the same ones: broadcasts) */
+  unsigned r = 0;
+  const unsigned nv = np / PER;
+#pragma unroll 4
+  for (unsigned q = sub; q < nv; q += L) {
+    union {
+      uint4 u;
+      K k[PER];
+    } x;
+    x.u = ((const uint4 *)s)[q];
+#pragma unroll
+    for (unsigned e = 0; e < PER; e++)
+      r += (unsigned)(x.k[e] < k) | ((unsigned)(x.k[e] == k) & (unsigned)(q * PER + e < i));
+  }
+  for (unsigned o = L / 2; o > 0; o /= 2) r += __shfl_xor_sync(0xFFFFFFFFu, r, o);
+  if (has && sub == 0) {
+    if (MODE != GRS_ARGSORT) ((K *)a.kout)[r] = raw;
+    if (MODE == GRS_PAIRS) ((V *)a.vout)[r] = v;
+    if (MODE == GRS_ARGSORT) ((V *)a.vout)[r] = (V)i;
+  }
+}
+
+/* the sorted keys (and values) from scratch back to the caller's arrays */
+template <typename K, typename V, bool PV>
+__global__ void __launch_bounds__(GRS_THREADS) grs_copy(const K *ks, K *keys, const V *vs, V *vals, unsigned n) {
+  gp_pdl_wait(); /* the ranking kernel, complete and visible */
+  for (unsigned j = blockIdx.x * GRS_THREADS + threadIdx.x; j < n; j += gridDim.x * GRS_THREADS) {
+    keys[j] = ks[j];
+    if (PV) vals[j] = vs[j];
+  }
+}
+
+/* threads a key: about 128 comparisons a thread, 1 .. 32 */
+static unsigned grs_lanes(size_t n) {
+  unsigned L = 1;
+  while (L < 32 && ((size_t)L << 7) < n) L *= 2;
+  return L;
+}
+
+static size_t grs_align(size_t b) { return (b + 255) & ~(size_t)255; }
+
+extern "C" int gp_cuda_grid_rank_takes(gp_context *ctx, gp_dtype key_type, int value_bytes,
+                                       int argsort, size_t n) {
+  (void)key_type;
+  const unsigned lo = argsort ? GP_GRS_ARGSORT_MIN_LOG2 : value_bytes ? GP_GRS_PAIRS_MIN_LOG2 : GP_GRS_KEYS_MIN_LOG2;
+  const unsigned hi = argsort ? GP_GRS_ARGSORT_LOG2 : value_bytes ? GP_GRS_PAIRS_LOG2 : GP_GRS_KEYS_LOG2;
+  return ctx->info.arch >= 90 && hi > 0 && n >= 2 && n > ((size_t)1 << lo >> 1) &&
+         n <= ((size_t)1 << hi);
+}
+
+extern "C" size_t gp_cuda_grid_rank_scratch(gp_dtype key_type, int value_bytes, size_t n) {
+  return grs_align(n * gp_dtype_size(key_type)) + grs_align(n * (size_t)value_bytes);
+}
+
+template <typename K, typename V, int MODE>
+static gp_status grs_launch(gp_context *ctx, const grs_args &a) {
+  const size_t smem = (size_t)(a.n + 16 / sizeof(K) - 1) / (16 / sizeof(K)) * 16;
+  const unsigned blocks = (a.n + GRS_THREADS / a.lanes - 1) / (GRS_THREADS / a.lanes);
+  grs_rank<K, V, MODE><<<blocks, GRS_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
+  GP_LAUNCH_CHECK(ctx, "grs_rank", blocks, GRS_THREADS, smem);
+  return GP_OK;
+}
+
+template <typename K, typename V, bool PV>
+static gp_status grs_sort(gp_context *ctx, K *keys, V *vals, unsigned n, gp_key_class kind, int desc,
+                          void *scratch) {
+  K *ks = (K *)scratch;
+  V *vs = PV ? (V *)((char *)scratch + grs_align((size_t)n * sizeof(K))) : NULL;
+  const grs_args a = {keys, ks, vals, vs, n, grs_lanes(n), kind, desc};
+  gp_status s = grs_launch<K, V, PV ? GRS_PAIRS : GRS_KEYS>(ctx, a);
+  if (s) return s;
+  const unsigned blocks = (n + 4 * GRS_THREADS - 1) / (4 * GRS_THREADS);
+  void *args[] = {(void *)&ks, (void *)&keys, (void *)&vs, (void *)&vals, (void *)&n};
+  (void)gp_launch_pdl((const void *)grs_copy<K, V, PV>, blocks, GRS_THREADS, 0, (cudaStream_t)ctx->stream,
+                      args, ctx->info.arch >= 90);
+  GP_LAUNCH_CHECK(ctx, "grs_copy", blocks, GRS_THREADS, 0);
+  return GP_OK;
+}
+
+extern "C" gp_status gp_cuda_grid_rank_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
+                                            void *values, size_t n, int desc, void *scratch) {
+  const gp_key_class kind = gp_key_class_of(key_type);
+  const unsigned m = (unsigned)n;
+  if (gp_dtype_size(key_type) == 4) {
+    uint32_t *k = (uint32_t *)keys;
+    if (!value_bytes) return grs_sort<uint32_t, uint32_t, false>(ctx, k, (uint32_t *)NULL, m, kind, desc, scratch);
+    if (value_bytes == 4) return grs_sort<uint32_t, uint32_t, true>(ctx, k, (uint32_t *)values, m, kind, desc, scratch);
+    return grs_sort<uint32_t, u64, true>(ctx, k, (u64 *)values, m, kind, desc, scratch);
+  }
+  u64 *k = (u64 *)keys;
+  if (!value_bytes) return grs_sort<u64, uint32_t, false>(ctx, k, (uint32_t *)NULL, m, kind, desc, scratch);
+  if (value_bytes == 4) return grs_sort<u64, uint32_t, true>(ctx, k, (uint32_t *)values, m, kind, desc, scratch);
+  return grs_sort<u64, u64, true>(ctx, k, (u64 *)values, m, kind, desc, scratch);
+}
+
+extern "C" gp_status gp_cuda_grid_rank_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
+                                               int index_bytes, void *indices, size_t n, int desc) {
+  const grs_args a = {keys, NULL, NULL, indices, (unsigned)n, grs_lanes(n), gp_key_class_of(key_type), desc};
+  if (gp_dtype_size(key_type) == 4)
+    return index_bytes == 8 ? grs_launch<uint32_t, u64, GRS_ARGSORT>(ctx, a)
+                            : grs_launch<uint32_t, uint32_t, GRS_ARGSORT>(ctx, a);
+  return index_bytes == 8 ? grs_launch<u64, u64, GRS_ARGSORT>(ctx, a) : grs_launch<u64, uint32_t, GRS_ARGSORT>(ctx, a);
+}
