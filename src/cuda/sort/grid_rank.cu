@@ -6,16 +6,21 @@
  * one read of the keys a block (from L2 after the first) and one write a key.
  *
  * Keys and pairs are sorted in place, so no key may be written before every block has
- * read them all: the ranking kernel writes the sorted keys (and values) to scratch, and
- * a copy kernel, a programmatic dependent launch on sm_90+ (common/pdl.cuh), waits for
- * it and copies them back. An argsort writes its indices at once. Keys are compared
+ * read them all: a cooperative launch (every block resident at once) waits for the
+ * whole grid between the loads and the writes (cooperative_groups grid sync); where the
+ * GPU cannot hold the grid at once (e.g. a small MIG slice), the ranking kernel writes
+ * the sorted keys (and values) to scratch and a copy kernel, a programmatic dependent
+ * launch (common/pdl.cuh), waits for it and copies them back (H200, s26-b: ~2 us more
+ * than the grid sync at 2^11). An argsort writes its indices at once. Keys are compared
  * encoded (core/key_codec.h: the library's total order, descending complemented), so
  * the order is the radix sort's bit for bit. */
 #include "cuda/sort/sort_cuda.h"
 #include "cuda/sort/radix_policy.h"
 #include "cuda/common/pdl.cuh"
+#include "cuda/common/resident.cuh"
 #include "core/key_codec.h"
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -65,7 +70,8 @@ __device__ __forceinline__ void grs_load(K *s, const K *kin, unsigned n, unsigne
   }
 }
 
-template <typename K, typename V, int MODE>
+/* COOP: a cooperative launch, writing in place after a grid sync */
+template <typename K, typename V, int MODE, bool COOP>
 __global__ void __launch_bounds__(GRS_THREADS) grs_rank(grs_args a) {
   constexpr unsigned PER = 16 / sizeof(K);
   extern __shared__ __align__(16) unsigned char grs_smem[];
@@ -84,7 +90,10 @@ __global__ void __launch_bounds__(GRS_THREADS) grs_rank(grs_args a) {
     if (MODE == GRS_PAIRS) v = ((const V *)a.vin)[i];
   }
   grs_load<K>(s, kin, n, np, a.kind, a.desc);
-  __syncthreads();
+  if (COOP)
+    cooperative_groups::this_grid().sync(); /* every block has read every key */
+  else
+    __syncthreads();
   const K k = has ? s[i] : ~(K)0;
   /* the keys before it: 16 bytes a load, the key's L threads on consecutive vectors (the
      warp's other keys read the same ones: broadcasts) */
@@ -141,22 +150,67 @@ extern "C" size_t gp_cuda_grid_rank_scratch(gp_dtype key_type, int value_bytes, 
   return grs_align(n * gp_dtype_size(key_type)) + grs_align(n * (size_t)value_bytes);
 }
 
+static unsigned grs_blocks(const grs_args &a) {
+  return (a.n + GRS_THREADS / a.lanes - 1) / (GRS_THREADS / a.lanes);
+}
+template <typename K> static size_t grs_smem(unsigned n) {
+  return (size_t)(n + 16 / sizeof(K) - 1) / (16 / sizeof(K)) * 16;
+}
+
 template <typename K, typename V, int MODE>
 static gp_status grs_launch(gp_context *ctx, const grs_args &a) {
-  const size_t smem = (size_t)(a.n + 16 / sizeof(K) - 1) / (16 / sizeof(K)) * 16;
-  const unsigned blocks = (a.n + GRS_THREADS / a.lanes - 1) / (GRS_THREADS / a.lanes);
-  grs_rank<K, V, MODE><<<blocks, GRS_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
+  const size_t smem = grs_smem<K>(a.n);
+  const unsigned blocks = grs_blocks(a);
+  grs_rank<K, V, MODE, false><<<blocks, GRS_THREADS, smem, (cudaStream_t)ctx->stream>>>(a);
   GP_LAUNCH_CHECK(ctx, "grs_rank", blocks, GRS_THREADS, smem);
   return GP_OK;
+}
+
+/* Can the GPU hold every block of the cooperative sort of n keys at once? Its blocks a
+ * SM are asked once per kernel and device, at the largest shared memory (4096 keys). */
+template <typename K, typename V, int MODE> static bool grs_coop_fits(gp_context *ctx, unsigned blocks) {
+  static int per_sm[GP_RESIDENT_MAX_DEVICES];
+  const int dev = (unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES ? ctx->device : -1;
+  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
+  if (b == 0) {
+    int coop = 0;
+    if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx->device) != cudaSuccess || !coop ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, grs_rank<K, V, MODE, true>, GRS_THREADS,
+                                                      grs_smem<K>(4096)) != cudaSuccess || b < 1)
+      b = -1; /* no cooperative launch here */
+    (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
+    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
+  }
+  return b > 0 && (size_t)blocks <= (size_t)b * (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
 }
 
 template <typename K, typename V, bool PV>
 static gp_status grs_sort(gp_context *ctx, K *keys, V *vals, unsigned n, gp_key_class kind, int desc,
                           void *scratch) {
+  constexpr int MODE = PV ? GRS_PAIRS : GRS_KEYS;
+  const unsigned lanes = grs_lanes(n);
+  grs_args a = {keys, keys, vals, vals, n, lanes, kind, desc};
+  const unsigned rblocks = grs_blocks(a);
+  if (GP_GRS_COOP && grs_coop_fits<K, V, MODE>(ctx, rblocks)) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(rblocks, 1, 1);
+    cfg.blockDim = dim3(GRS_THREADS, 1, 1);
+    cfg.dynamicSmemBytes = grs_smem<K>(n);
+    cfg.stream = (cudaStream_t)ctx->stream;
+    cudaLaunchAttribute at;
+    at.id = cudaLaunchAttributeCooperative;
+    at.val.cooperative = 1;
+    cfg.attrs = &at;
+    cfg.numAttrs = 1;
+    GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, grs_rank<K, V, MODE, true>, a));
+    GP_LAUNCH_CHECK(ctx, "grs_rank", rblocks, GRS_THREADS, cfg.dynamicSmemBytes);
+    return GP_OK;
+  }
   K *ks = (K *)scratch;
   V *vs = PV ? (V *)((char *)scratch + grs_align((size_t)n * sizeof(K))) : NULL;
-  const grs_args a = {keys, ks, vals, vs, n, grs_lanes(n), kind, desc};
-  gp_status s = grs_launch<K, V, PV ? GRS_PAIRS : GRS_KEYS>(ctx, a);
+  a.kout = ks;
+  a.vout = vs;
+  gp_status s = grs_launch<K, V, MODE>(ctx, a);
   if (s) return s;
   const unsigned blocks = (n + 4 * GRS_THREADS - 1) / (4 * GRS_THREADS);
   void *args[] = {(void *)&ks, (void *)&keys, (void *)&vs, (void *)&vals, (void *)&n};

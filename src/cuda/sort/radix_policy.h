@@ -275,6 +275,12 @@
 #ifndef GP_GRS_ARGSORT_LOG2
 #define GP_GRS_ARGSORT_LOG2 12
 #endif
+/* 1: its keys and pairs sort in place in one cooperative launch (a grid sync between
+   the loads and the writes) where the GPU holds the whole grid; 0: always through
+   scratch and a copy kernel (the fallback; H200, s26-b/c, docs/perf/sort.md) */
+#ifndef GP_GRS_COOP
+#define GP_GRS_COOP 1
+#endif
 #if GP_GRS_KEYS_LOG2 > 12 || GP_GRS_PAIRS_LOG2 > 12 || GP_GRS_ARGSORT_LOG2 > 12
 #error "the whole-GPU rank sort takes at most 2^12 keys (48 KiB of shared memory a block)"
 #endif
