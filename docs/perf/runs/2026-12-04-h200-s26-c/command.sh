@@ -5,7 +5,7 @@
 # gpuprims_wide = it from 2 keys (-DGP_GRS_*_MIN_LOG2=1). Radix test (AUTO's small sorts
 # against the CPU backend; test_sort_radix_gpu_nocoop: the scratch + copy fallback,
 # -DGP_GRS_COOP=0, = s26-b's form), sanitizers on the new kernels, benches alternated,
-# two rounds (gpuprims_nocoop for u32 keys only).
+# two rounds (s26-b measured the fallback form).
 set -u
 T0=$SECONDS
 R=/tmp/r; rm -rf $R; mkdir -p $R
@@ -32,7 +32,6 @@ Z="--sizes 2^8,2^9,2^10,2^11,3000,2^12"
 for r in 1 2; do
   for v in gpuprims gpuprims_off gpuprims_wide; do
     timeout 60 $B/$v bench sort --algo auto $Z $Q >$R/u32_${v}_r$r.txt 2>&1
-    [ $v = gpuprims ] && timeout 60 $B/gpuprims_nocoop bench sort --algo auto $Z $Q >$R/u32_gpuprims_nocoop_r$r.txt 2>&1
     timeout 60 $B/$v bench sort --algo auto --dtype u64 $Z $Q >$R/u64_${v}_r$r.txt 2>&1
     timeout 60 $B/$v bench sort --algo auto --pairs u32 $Z $Q >$R/p32_${v}_r$r.txt 2>&1
     timeout 60 $B/$v bench sort --algo auto --dtype u64 --pairs u64 $Z $Q >$R/p64_${v}_r$r.txt 2>&1
