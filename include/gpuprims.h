@@ -222,9 +222,11 @@ gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
 
 /* Sorts n keys in place. Floats sort in the total order
  * -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN (descending reverses it).
- *  - GP_SORT_AUTO on the GPU: up to 1024 keys on sm_90+ a rank sort in one thread-block
- *    cluster (stable, no workspace), bitonic up to 2^16 keys (2^19 for 8-byte keys),
- *    GP_SORT_RADIX above (docs/perf/sort.md). The CPU backend always runs its stable radix sort (except
+ *  - GP_SORT_AUTO on the GPU: on sm_90+ up to 1024 keys a rank sort in one thread-block
+ *    cluster (stable, no workspace) and 1025 .. 3072 a rank sort on the whole GPU (one
+ *    cooperative launch; n keys of workspace where the GPU cannot hold its grid at once),
+ *    bitonic up to 2^16 keys (2^19 for 8-byte keys), GP_SORT_RADIX above
+ *    (docs/perf/sort.md). The CPU backend always runs its stable radix sort (except
  *    GP_SORT_BITONIC_SEED).
  *  - GP_SORT_RADIX above 2048 keys uses device
  *    workspace of n keys (plus n values for pairs) and n / 3 bytes of look-back state
@@ -238,7 +240,8 @@ gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
 /* As gp_sort, and values[i] (of value_type) moves with keys[i]. Stable on GP_SORT_AUTO
  * and GP_SORT_RADIX (equal keys keep their values' input order, as numpy's
  * argsort(kind='stable') and torch.sort(stable=True)): AUTO sorts pairs by radix on the
- * GPU (up to 4096 keys on sm_90+ the stable rank sort in one cluster; elsewhere 4-byte
+ * GPU (up to 4096 keys on sm_90+ a stable rank sort: in one cluster up to 1024, on the
+ * whole GPU above, as gp_sort; elsewhere 4-byte
  * keys from 2049 to 4096: the bitonic sort of (key, index) composites, whose
  * order is the stable one, with n * (8 + value size) bytes of workspace) and by the
  * stable radix sort on the CPU, and both backends give the same bits. GP_SORT_BITONIC
@@ -258,7 +261,8 @@ gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_
  * GP_U64) is the input position of the key of rank r; equal keys keep their input
  * order (numpy.argsort(kind='stable')). The keys are not modified. GP_U32 indices need
  * n <= 2^32. GPU: a radix sort of (key, position) pairs whose last pass writes only the
- * indices (up to 4096 keys on sm_90+ the rank sort in one cluster, no workspace; elsewhere
+ * indices (up to 4096 keys on sm_90+ a rank sort, no workspace: in one cluster up to 512,
+ * on the whole GPU above; elsewhere
  * 4-byte keys from 2049 to 4096: the bitonic sort of (key, index) composites,
  * 8n bytes of workspace); workspace about 2n keys + n indices (none up to one tile,
  * outside the composites' sizes); host memory is

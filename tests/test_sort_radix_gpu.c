@@ -486,9 +486,7 @@ static void check_cluster_only(void) {
  * sizes around the cluster sort's chunks of 64 / 128 / 256 keys and clusters of 8 / 16
  * blocks, and the whole-GPU sort's blocks of 128 .. 8 keys. */
 #if GP_HAVE_CUDA
-static int grs_range(size_t n, int lo, int hi) {
-  return hi > 0 && n >= 2 && n > ((size_t)1 << lo >> 1) && n <= ((size_t)1 << hi);
-}
+static int grs_range(size_t n, size_t lo, size_t hi) { return n >= 2 && n > lo && n <= hi; }
 #endif
 
 static void check_rank_sort(void) {
@@ -513,15 +511,15 @@ static void check_rank_sort(void) {
                 "rank argsort of %zu %s keys: taken where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
       CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 0, 0, n) ==
-                    (on90 && grs_range(n, GP_GRS_KEYS_MIN_LOG2, GP_GRS_KEYS_LOG2)),
+                    (on90 && grs_range(n, GP_GRS_KEYS_MIN, GP_GRS_KEYS_MAX)),
                 "whole-GPU rank sort of %zu %s keys: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
       CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 4, 0, n) ==
-                    (on90 && grs_range(n, GP_GRS_PAIRS_MIN_LOG2, GP_GRS_PAIRS_LOG2)),
+                    (on90 && grs_range(n, GP_GRS_PAIRS_MIN, GP_GRS_PAIRS_MAX)),
                 "whole-GPU rank sort of %zu %s pairs: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
       CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 8, 1, n) ==
-                    (on90 && grs_range(n, GP_GRS_ARGSORT_MIN_LOG2, GP_GRS_ARGSORT_LOG2)),
+                    (on90 && grs_range(n, GP_GRS_ARGSORT_MIN, GP_GRS_ARGSORT_MAX)),
                 "whole-GPU rank argsort of %zu %s keys: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
 #endif

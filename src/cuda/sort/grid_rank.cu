@@ -140,10 +140,9 @@ static size_t grs_align(size_t b) { return (b + 255) & ~(size_t)255; }
 extern "C" int gp_cuda_grid_rank_takes(gp_context *ctx, gp_dtype key_type, int value_bytes,
                                        int argsort, size_t n) {
   (void)key_type;
-  const unsigned lo = argsort ? GP_GRS_ARGSORT_MIN_LOG2 : value_bytes ? GP_GRS_PAIRS_MIN_LOG2 : GP_GRS_KEYS_MIN_LOG2;
-  const unsigned hi = argsort ? GP_GRS_ARGSORT_LOG2 : value_bytes ? GP_GRS_PAIRS_LOG2 : GP_GRS_KEYS_LOG2;
-  return ctx->info.arch >= 90 && hi > 0 && n >= 2 && n > ((size_t)1 << lo >> 1) &&
-         n <= ((size_t)1 << hi);
+  const size_t lo = argsort ? GP_GRS_ARGSORT_MIN : value_bytes ? GP_GRS_PAIRS_MIN : GP_GRS_KEYS_MIN;
+  const size_t hi = argsort ? GP_GRS_ARGSORT_MAX : value_bytes ? GP_GRS_PAIRS_MAX : GP_GRS_KEYS_MAX;
+  return ctx->info.arch >= 90 && n >= 2 && n > lo && n <= hi;
 }
 
 extern "C" size_t gp_cuda_grid_rank_scratch(gp_dtype key_type, int value_bytes, size_t n) {

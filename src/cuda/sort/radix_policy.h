@@ -253,27 +253,37 @@
    against 8.26-8.35 / 9.89-9.95, u64 keys 2^10 / 2^11 7.78-7.81 / 10.94 against
    8.54-8.61 / 9.92-10.05; pairs u32/u32 2^11 / 2^12 8.64-8.70 / 13.34-13.38 against
    11.20-11.33 / 18.18-18.21. */
-/* AUTO sorts of more than 2^(MIN - 1) and up to 2^LOG2 keys take the whole-GPU rank sort
-   (grid_rank.cu: every block holds all the keys, each key counted against all of them)
-   on sm_90+, ahead of the cluster rank sort above; LOG2 0 turns it off, and it takes at
-   most 2^12 (its shared memory). */
-#ifndef GP_GRS_KEYS_MIN_LOG2
-#define GP_GRS_KEYS_MIN_LOG2 9
+/* AUTO sorts of more than GP_GRS_*_MIN and up to GP_GRS_*_MAX keys take the whole-GPU
+   rank sort (grid_rank.cu: every block holds all the keys, each key counted against all
+   of them) on sm_90+, ahead of the cluster rank sort below; MAX 0 turns it off, and it
+   takes at most 4096 (its shared memory). H200, 2026-12-04 (s26-c, docs/perf/sort.md),
+   us, it / the paths before it (CUB): u32 keys 2^9 6.27 / 5.34, 2^10 6.62 / 6.69, 2^11
+   7.14 / 8.29 (11.65), 3000 8.64 / 9.92, 2^12 10.40 / 10.02; u64 keys the same
+   crossovers (2^10 8.38 / 7.78, 3000 10.62 / 12.13, 2^12 14.11 / 12.13); pairs u32/u32
+   2^10 6.91 / 6.88, 2^11 7.26 / 8.83, 2^12 10.59 / 13.41, u64/u64 2^10 8.58 / 7.84, 2^12
+   14.56 / 18.82; argsort f32 2^9 5.34 / 5.47, 2^10 5.70 / 6.82, 2^12 9.06 / 12.96. Keys
+   alone stop at 3072: the bitonic sort, padded to 4096, takes the same time from 2049
+   to 4096 while the rank sort's n^2 comparisons cross it near 3900. */
+#ifndef GP_GRS_KEYS_MIN
+#define GP_GRS_KEYS_MIN 1024
 #endif
-#ifndef GP_GRS_KEYS_LOG2
-#define GP_GRS_KEYS_LOG2 12
+#ifndef GP_GRS_KEYS_MAX
+#define GP_GRS_KEYS_MAX 3072
 #endif
-#ifndef GP_GRS_PAIRS_MIN_LOG2
-#define GP_GRS_PAIRS_MIN_LOG2 9
+#ifndef GP_GRS_PAIRS_MIN
+#define GP_GRS_PAIRS_MIN 1024
 #endif
-#ifndef GP_GRS_PAIRS_LOG2
-#define GP_GRS_PAIRS_LOG2 12
+#ifndef GP_GRS_PAIRS_MAX
+#define GP_GRS_PAIRS_MAX 4096
 #endif
-#ifndef GP_GRS_ARGSORT_MIN_LOG2
-#define GP_GRS_ARGSORT_MIN_LOG2 9
+#ifndef GP_GRS_ARGSORT_MIN
+#define GP_GRS_ARGSORT_MIN 512
 #endif
-#ifndef GP_GRS_ARGSORT_LOG2
-#define GP_GRS_ARGSORT_LOG2 12
+#ifndef GP_GRS_ARGSORT_MAX
+#define GP_GRS_ARGSORT_MAX 4096
+#endif
+#if GP_GRS_KEYS_MAX > 4096 || GP_GRS_PAIRS_MAX > 4096 || GP_GRS_ARGSORT_MAX > 4096
+#error "the whole-GPU rank sort takes at most 4096 keys (32 KiB of 8-byte keys a block)"
 #endif
 /* 1: its keys and pairs sort in place in one cooperative launch (a grid sync between
    the loads and the writes) where the GPU holds the whole grid; 0: always through
@@ -281,9 +291,8 @@
 #ifndef GP_GRS_COOP
 #define GP_GRS_COOP 1
 #endif
-#if GP_GRS_KEYS_LOG2 > 12 || GP_GRS_PAIRS_LOG2 > 12 || GP_GRS_ARGSORT_LOG2 > 12
-#error "the whole-GPU rank sort takes at most 2^12 keys (48 KiB of shared memory a block)"
-#endif
+/* (Since s26-c the whole-GPU rank sort above takes what it covers first: pairs of 1025
+   and more keys, argsorts of 513 and more.) */
 #ifndef GP_RK_KEYS_LOG2
 #define GP_RK_KEYS_LOG2 10
 #endif

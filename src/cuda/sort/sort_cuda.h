@@ -34,7 +34,7 @@ gp_status gp_cuda_rank_argsort(gp_context *ctx, gp_dtype key_type, const void *k
 /* GP_SORT_AUTO's sorts and gp_argsort of a few thousand keys on the whole GPU
  * (grid_rank.cu: every block holds all the keys; stable). takes: 1 when it sorts n keys
  * of key_type with value_bytes (0, 4 or 8; argsort: the index bytes) on this GPU (sm_90+,
- * within GP_GRS_*_LOG2 of radix_policy.h); the sorts must only be called then. The sort
+ * within GP_GRS_*_MIN / _MAX of radix_policy.h); the sorts must only be called then. The sort
  * (in place) needs gp_cuda_grid_rank_scratch bytes of device scratch; the argsort none. */
 int gp_cuda_grid_rank_takes(gp_context *ctx, gp_dtype key_type, int value_bytes, int argsort,
                             size_t n);
