@@ -166,9 +166,15 @@ static gp_status grs_launch(gp_context *ctx, const grs_args &a) {
 }
 
 /* Can the GPU hold every block of the cooperative sort of n keys at once? Its blocks a
- * SM are asked once per kernel and device, at the largest shared memory (4096 keys). */
-template <typename K, typename V, int MODE> static bool grs_coop_fits(gp_context *ctx, unsigned blocks) {
+ * SM are asked once per kernel and device, at the largest shared memory (4096 keys);
+ * per_sm[dev] -1: no cooperative launches here (none, or one was refused). */
+template <typename K, typename V, int MODE> struct grs_coop_cache {
   static int per_sm[GP_RESIDENT_MAX_DEVICES];
+};
+template <typename K, typename V, int MODE> int grs_coop_cache<K, V, MODE>::per_sm[GP_RESIDENT_MAX_DEVICES];
+
+template <typename K, typename V, int MODE> static bool grs_coop_fits(gp_context *ctx, unsigned blocks) {
+  int *per_sm = grs_coop_cache<K, V, MODE>::per_sm;
   const int dev = (unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES ? ctx->device : -1;
   int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
   if (b == 0) {
@@ -201,9 +207,16 @@ static gp_status grs_sort(gp_context *ctx, K *keys, V *vals, unsigned n, gp_key_
     at.val.cooperative = 1;
     cfg.attrs = &at;
     cfg.numAttrs = 1;
-    GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, grs_rank<K, V, MODE, true>, a));
-    GP_LAUNCH_CHECK(ctx, "grs_rank", rblocks, GRS_THREADS, cfg.dynamicSmemBytes);
-    return GP_OK;
+    const cudaError_t e = cudaLaunchKernelEx(&cfg, grs_rank<K, V, MODE, true>, a);
+    if (e != cudaErrorCooperativeLaunchTooLarge) {
+      GP_CUDA_TRY(ctx, e);
+      GP_LAUNCH_CHECK(ctx, "grs_rank", rblocks, GRS_THREADS, cfg.dynamicSmemBytes);
+      return GP_OK;
+    }
+    /* fewer SMs than the device reports (e.g. an MPS share): the fallback from now on */
+    (void)cudaGetLastError();
+    if ((unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES)
+      __atomic_store_n(&grs_coop_cache<K, V, MODE>::per_sm[ctx->device], -1, __ATOMIC_RELAXED);
   }
   K *ks = (K *)scratch;
   V *vs = PV ? (V *)((char *)scratch + grs_align((size_t)n * sizeof(K))) : NULL;
