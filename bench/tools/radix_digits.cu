@@ -21,6 +21,7 @@
  * of place (input, output and one buffer), so three passes end in the output without
  * a copy; the library sorts in place. u32 keys ascending only, n <= 2^28. */
 #include "gpuprims.h"
+#include "cuda/sort/radix_match.cuh"
 #include "peers/cub_sort.h"
 
 #include <cuda_runtime.h>
@@ -60,18 +61,7 @@ __device__ __forceinline__ void xd_st2(unsigned *p, unsigned a, unsigned b) {
 template <int BITS> __device__ __forceinline__ unsigned xd_match(unsigned d) {
   unsigned peers = 0xFFFFFFFFu;
 #pragma unroll
-  for (int b = 0; b < BITS; b++) {
-    unsigned r;
-    asm("{\n\t.reg .pred p;\n\t.reg .b32 m;\n\t"
-        "and.b32 m, %1, %2;\n\t"
-        "setp.ne.u32 p, m, 0;\n\t"
-        "vote.sync.ballot.b32 m, p, 0xffffffff;\n\t"
-        "@!p not.b32 m, m;\n\t"
-        "and.b32 %0, %3, m;\n\t}"
-        : "=r"(r)
-        : "r"(d), "r"(1u << b), "r"(peers));
-    peers = r;
-  }
+  for (int b = 0; b < BITS; b++) peers = rx_match_bit(peers, d, 1u << b);
   return peers;
 }
 

@@ -30,6 +30,7 @@
  * a digit. Deterministic: the look-back sums are integer counts. */
 #include "cuda/sort/sort_cuda.h"
 #include "cuda/sort/radix_policy.h"
+#include "cuda/sort/radix_match.cuh"
 #include "core/key_codec.h"
 #include "cuda/common/pdl.cuh"
 #include "cuda/common/per_device.h"
@@ -89,24 +90,6 @@ template <int THREADS> struct rx_rank_smem {
   unsigned cnt[GP_RX_RADIX];                     /* the tile's count of each digit */
   unsigned dstart[GP_RX_RADIX];                  /* exclusive scan of cnt */
 };
-
-/* The lanes of the warp whose digit equals this lane's: one ballot per digit bit, kept
- * or inverted by this lane's bit, ANDed. __match_any_sync gives the same mask but issues through the MIO pipe at low
- * throughput (ncu at 2^24: 45% of the pass's stalls). Written in PTX so each bit costs
- * four instructions (test, ballot, predicated invert, and); from C++ the compiler tested
- * every bit twice and selected a mask (seven). */
-__device__ __forceinline__ unsigned rx_match_bit(unsigned peers, unsigned d, unsigned bit) {
-  unsigned r;
-  asm("{\n\t.reg .pred p;\n\t.reg .b32 m;\n\t"
-      "and.b32 m, %1, %2;\n\t"
-      "setp.ne.u32 p, m, 0;\n\t"
-      "vote.sync.ballot.b32 m, p, 0xffffffff;\n\t"
-      "@!p not.b32 m, m;\n\t"
-      "and.b32 %0, %3, m;\n\t}"
-      : "=r"(r)
-      : "r"(d), "r"(bit), "r"(peers));
-  return r;
-}
 
 /* The digit of encoded key e at `shift` (a multiple of GP_RX_BITS); PERM, 4-byte keys: one
  * byte permute (PRMT) instead of a shift and a mask (the one-sweep pass; in rx_segsort it
