@@ -427,6 +427,11 @@ rx_onesweep(rx_sweep_args a) {
      4178 us with the mask below; pairs, untried alone, keep the shift and mask) */
   constexpr bool RX_DST_PTR = !PV && sizeof(K) == 4;
   constexpr bool RX_PERM = RX_DST_PTR;
+  constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
+  /* the wide pairs' shape (8-byte keys and values, 80 registers): s.goff holds output
+     addresses too, the value's a fixed distance from its key's (GP_RX_WIDE_ADDR) */
+  constexpr bool RX_WIDE_PTR = EARLY && GP_RX_WIDE_ADDR && sizeof(K) == sizeof(V);
+  constexpr bool RX_GOFF_PTR = RX_DST_PTR || RX_WIDE_PTR;
   constexpr bool RX_PRED = PV && GP_RX_PAIRS_PRED; /* rx_leader_add */
   K ek[ITEMS];
   if (RX_DST_PTR && count == TILE) { /* no bounds test, no pads */
@@ -449,7 +454,6 @@ rx_onesweep(rx_sweep_args a) {
         rx_word(tile == 0 ? RX_FLAG_PREFIX : RX_FLAG_AGG, pass, s.r.cnt[tid]);
   unsigned pos[ITEMS]; /* the keys go to their sorted tile positions in s.k (encoded) */
   rx_rank_finish<GP_RX_THREADS, ITEMS, K, RX_PERM, RX_PRED>(ek, shift, s.r, s.k, pos);
-  constexpr bool EARLY = PV && GP_RX_VAL_EARLY && SHAPE == RX_SW_WIDE;
   V ev[EARLY ? ITEMS : 1]; /* EARLY: the values, loaded before the look-back */
   if constexpr (EARLY) {
 #pragma unroll
@@ -476,7 +480,7 @@ rx_onesweep(rx_sweep_args a) {
       st[(u64)tile * GP_RX_RADIX + d] = rx_word(RX_FLAG_PREFIX, pass, excl + c);
     }
     const u64 g = a.gbase[pass * GP_RX_RADIX + d] + excl - s.r.dstart[d];
-    s.goff[d] = RX_DST_PTR ? (u64)(uintptr_t)kout + g * sizeof(K) : g; /* mod 2^64, as the index */
+    s.goff[d] = RX_GOFF_PTR ? (u64)(uintptr_t)kout + g * sizeof(K) : g; /* mod 2^64, as the index */
   }
   if (GP_RX_PDL_TRIGGER == 1) gp_pdl_trigger();
   const bool store_keys = !(a.discard_keys && pass == a.plan->last);
@@ -487,11 +491,21 @@ rx_onesweep(rx_sweep_args a) {
       if (local < count) s.v[pos[i]] = ev[i];
     }
     __syncthreads();
-    for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-      const K e = s.k[j];
-      const u64 g = s.goff[rx_digit<RX_PERM>(e, shift)] + j;
-      if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, cdesc);
-      vout[g] = s.v[j];
+    if constexpr (RX_WIDE_PTR) {
+      const u64 vdelta = (u64)(uintptr_t)vout - (u64)(uintptr_t)kout; /* mod 2^64 */
+      for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
+        const K e = s.k[j];
+        K *to = (K *)(uintptr_t)s.goff[rx_digit<RX_PERM>(e, shift)] + j;
+        if (store_keys) *to = gp_key_dec(e ^ dm, a.kind, cdesc);
+        *(V *)(uintptr_t)((u64)(uintptr_t)to + vdelta) = s.v[j];
+      }
+    } else {
+      for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
+        const K e = s.k[j];
+        const u64 g = s.goff[rx_digit<RX_PERM>(e, shift)] + j;
+        if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, cdesc);
+        vout[g] = s.v[j];
+      }
     }
     return;
   }

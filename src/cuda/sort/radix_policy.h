@@ -80,6 +80,12 @@
 #ifndef GP_RX_VAL_EARLY
 #define GP_RX_VAL_EARLY 1
 #endif
+/* 1: the wide shape keeps each digit's output address (not its index) in shared memory,
+   the value stored at a fixed distance from its key, as 4-byte keys alone do (s25-b);
+   0: indices, scaled for each array */
+#ifndef GP_RX_WIDE_ADDR
+#define GP_RX_WIDE_ADDR 0
+#endif
 /* 1: the one-sweep pass of pairs advances each warp's digit counter by a predicated PTX
    atomic (rx_leader_add); 0: `if (leader) atomicAdd(...)`. ptxas emits a branch for
    both, scheduled differently: H200, 2026-12-04 (s25-c, s25-final2, docs/perf/sort.md),
