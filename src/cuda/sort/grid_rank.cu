@@ -1,9 +1,10 @@
 /* GP_SORT_AUTO's sorts of a few thousand keys (keys alone, stable pairs, gp_argsort)
  * on the whole GPU: every block copies all n keys into its shared memory, and each key's
- * place is counted against every other key by GRS_THREADS / KB threads of one block:
- * the keys below it, and the equal keys before it (stable). n^2 comparisons, spread
- * over ~n / 16 blocks, so every SM takes part; no sorting network, no cluster barrier,
- * one read of the keys a block (from L2 after the first) and one write a key.
+ * place is counted against every other key by L threads of one block (L = n / 128
+ * rounded up to a power of two, at most 32): the keys below it, and the equal keys
+ * before it (stable). n^2 comparisons over n / (256 / L) blocks (128 at 2^11), so
+ * every SM takes part; no sorting network, no cluster barrier, one read of the keys a
+ * block (from L2 after the first) and one write a key.
  *
  * Keys and pairs are sorted in place, so no key may be written before every block has
  * read them all: a cooperative launch (every block resident at once) waits for the
@@ -32,9 +33,9 @@ enum { GRS_KEYS = 0, GRS_PAIRS = 1, GRS_ARGSORT = 2 };
 
 struct grs_args {
   const void *kin; /* the keys */
-  void *kout;      /* keys and pairs: the sorted keys (scratch) */
+  void *kout;      /* keys and pairs: the sorted keys (the keys themselves, or scratch) */
   const void *vin; /* pairs: the values */
-  void *vout;      /* pairs: the sorted values (scratch); argsort: the indices */
+  void *vout;      /* pairs: the sorted values (the values, or scratch); argsort: the indices */
   unsigned n;
   unsigned lanes; /* threads a key: a power of two, 1 .. 32 */
   gp_key_class kind;
