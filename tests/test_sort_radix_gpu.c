@@ -484,7 +484,7 @@ static void check_cluster_only(void) {
  * one-cluster rank sort (rank_sort.cu) on sm_90+ (checked to be offered where radix_policy.h
  * says; AUTO asks the whole-GPU one first), the other paths below sm_90 (the sm_89 mode);
  * sizes around the cluster sort's chunks of 64 / 128 / 256 keys and clusters of 8 / 16
- * blocks, and the whole-GPU sort's blocks of 128 .. 8 keys. */
+ * blocks, and the whole-GPU sort's blocks of 32 .. 8 keys. */
 #if GP_HAVE_CUDA
 static int grs_range(size_t n, size_t lo, size_t hi) { return n >= 2 && n > lo && n <= hi; }
 #endif
