@@ -4,7 +4,8 @@
  * `per_sm` is the caller's cache, one static array per kernel instantiation, one int
  * per device ordinal (0 = not asked yet; ordinals from GP_RESIDENT_MAX_DEVICES on ask
  * every call). Threads that race store the same value; the atomics keep that defined.
- * A failed query counts as one block per SM. */
+ * A failed query counts as one block per SM. smem: the dynamic shared memory a block
+ * the kernel is launched with. */
 #ifndef GP_CUDA_COMMON_RESIDENT_CUH
 #define GP_CUDA_COMMON_RESIDENT_CUH
 
@@ -15,11 +16,12 @@
 #define GP_RESIDENT_MAX_DEVICES 64
 
 template <typename Kernel>
-static unsigned gp_resident_blocks(gp_context *ctx, Kernel kernel, int threads, int *per_sm) {
+static unsigned gp_resident_blocks(gp_context *ctx, Kernel kernel, int threads, int *per_sm,
+                                   size_t smem = 0) {
   const int dev = (unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES ? ctx->device : -1;
   int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
   if (b == 0) {
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, 0) != cudaSuccess ||
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, smem) != cudaSuccess ||
         b < 1) {
       (void)cudaGetLastError();
       b = 1;

@@ -18,6 +18,7 @@
 #include "cuda/sort/sort_cuda.h"
 #include "cuda/sort/radix_policy.h"
 #include "cuda/common/pdl.cuh"
+#include "cuda/common/per_device.h"
 #include "cuda/common/resident.cuh"
 #include "core/key_codec.h"
 
@@ -166,28 +167,31 @@ static gp_status grs_launch(gp_context *ctx, const grs_args &a) {
   return GP_OK;
 }
 
-/* Can the GPU hold every block of the cooperative sort of n keys at once? Its blocks a
- * SM are asked once per kernel and device, at the largest shared memory (4096 keys);
- * per_sm[dev] -1: no cooperative launches here (none, or one was refused). */
-template <typename K, typename V, int MODE> struct grs_coop_cache {
+/* The cooperative form's state, per kernel: its blocks a SM (gp_resident_blocks' cache,
+ * asked at the largest shared memory, 4096 keys), and per device (per_device.h) whether
+ * the device was asked for cooperative launches and whether it refused them (no support,
+ * or a launch refused as too large, e.g. under an MPS share of the SMs). */
+template <typename K, typename V, int MODE> struct grs_coop {
   static int per_sm[GP_RESIDENT_MAX_DEVICES];
+  static unsigned long long asked, refused;
 };
-template <typename K, typename V, int MODE> int grs_coop_cache<K, V, MODE>::per_sm[GP_RESIDENT_MAX_DEVICES];
+template <typename K, typename V, int MODE> int grs_coop<K, V, MODE>::per_sm[GP_RESIDENT_MAX_DEVICES];
+template <typename K, typename V, int MODE> unsigned long long grs_coop<K, V, MODE>::asked;
+template <typename K, typename V, int MODE> unsigned long long grs_coop<K, V, MODE>::refused;
 
+/* Can the GPU hold every block of the cooperative sort at once? */
 template <typename K, typename V, int MODE> static bool grs_coop_fits(gp_context *ctx, unsigned blocks) {
-  int *per_sm = grs_coop_cache<K, V, MODE>::per_sm;
-  const int dev = (unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES ? ctx->device : -1;
-  int b = dev >= 0 ? __atomic_load_n(&per_sm[dev], __ATOMIC_RELAXED) : 0;
-  if (b == 0) {
+  typedef grs_coop<K, V, MODE> C;
+  if (!gp_dev_flag(&C::asked, ctx->device)) {
     int coop = 0;
-    if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx->device) != cudaSuccess || !coop ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, grs_rank<K, V, MODE, true>, GRS_THREADS,
-                                                      grs_smem<K>(4096)) != cudaSuccess || b < 1)
-      b = -1; /* no cooperative launch here */
+    if (cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, ctx->device) != cudaSuccess || !coop)
+      gp_dev_flag_set(&C::refused, ctx->device);
     (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
-    if (dev >= 0) __atomic_store_n(&per_sm[dev], b, __ATOMIC_RELAXED);
+    gp_dev_flag_set(&C::asked, ctx->device);
   }
-  return b > 0 && (size_t)blocks <= (size_t)b * (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1);
+  return !gp_dev_flag(&C::refused, ctx->device) &&
+         blocks <= gp_resident_blocks(ctx, grs_rank<K, V, MODE, true>, GRS_THREADS, C::per_sm,
+                                      grs_smem<K>(4096));
 }
 
 template <typename K, typename V, bool PV>
@@ -216,8 +220,7 @@ static gp_status grs_sort(gp_context *ctx, K *keys, V *vals, unsigned n, gp_key_
     }
     /* fewer SMs than the device reports (e.g. an MPS share): the fallback from now on */
     (void)cudaGetLastError();
-    if ((unsigned)ctx->device < GP_RESIDENT_MAX_DEVICES)
-      __atomic_store_n(&grs_coop_cache<K, V, MODE>::per_sm[ctx->device], -1, __ATOMIC_RELAXED);
+    gp_dev_flag_set(&grs_coop<K, V, MODE>::refused, ctx->device);
   }
   K *ks = (K *)scratch;
   V *vs = PV ? (V *)((char *)scratch + grs_align((size_t)n * sizeof(K))) : NULL;

@@ -491,21 +491,14 @@ rx_onesweep(rx_sweep_args a) {
       if (local < count) s.v[pos[i]] = ev[i];
     }
     __syncthreads();
-    if constexpr (RX_WIDE_PTR) {
-      const u64 vdelta = (u64)(uintptr_t)vout - (u64)(uintptr_t)kout; /* mod 2^64 */
-      for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-        const K e = s.k[j];
-        K *to = (K *)(uintptr_t)s.goff[rx_digit<RX_PERM>(e, shift)] + j;
-        if (store_keys) *to = gp_key_dec(e ^ dm, a.kind, cdesc);
-        *(V *)(uintptr_t)((u64)(uintptr_t)to + vdelta) = s.v[j];
-      }
-    } else {
-      for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
-        const K e = s.k[j];
-        const u64 g = s.goff[rx_digit<RX_PERM>(e, shift)] + j;
-        if (store_keys) kout[g] = gp_key_dec(e ^ dm, a.kind, cdesc);
-        vout[g] = s.v[j];
-      }
+    const u64 vdelta = (u64)(uintptr_t)vout - (u64)(uintptr_t)kout; /* mod 2^64 */
+    for (unsigned j = tid; j < count; j += GP_RX_THREADS) {
+      const K e = s.k[j];
+      const u64 o = s.goff[rx_digit<RX_PERM>(e, shift)];
+      K *to = RX_WIDE_PTR ? (K *)(uintptr_t)o + j : kout + (o + j);
+      V *vto = RX_WIDE_PTR ? (V *)(uintptr_t)((u64)(uintptr_t)to + vdelta) : vout + (o + j);
+      if (store_keys) *to = gp_key_dec(e ^ dm, a.kind, cdesc);
+      *vto = s.v[j];
     }
     return;
   }
