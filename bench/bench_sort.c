@@ -29,6 +29,7 @@ typedef struct sort_arg {
   gp_order order;
   int vt;           /* pairs: the value type; -1: keys alone */
   int argsort;      /* gp_argsort of src into vals (u32 indices) */
+  int copy;         /* gp_sort_copy of src into keys */
   void *vals;       /* pairs: sorted in place; argsort: the indices */
   const void *vsrc; /* pairs: the values, restored before every run */
   const uint64_t *offsets; /* offsets segments (device memory), nseg of them */
@@ -41,7 +42,7 @@ typedef struct sort_arg {
 static int restore(void *p, void *stream) {
   sort_arg *a = (sort_arg *)p;
   (void)stream;
-  if (a->argsort) return 0; /* the keys are not modified */
+  if (a->argsort || a->copy) return 0; /* the input is not modified */
   if (a->vt >= 0 && gpb_copy_async(a->b, a->vals, a->vsrc, a->n * gp_dtype_size((gp_dtype)a->vt)))
     return 1;
   return gpb_copy_async(a->b, a->keys, a->src, a->n * gp_dtype_size(a->t));
@@ -52,6 +53,7 @@ static int run_ours(void *p, void *stream) {
   (void)stream; /* the context launches on the harness stream */
   gp_status s;
   if (a->argsort) s = gp_argsort(a->ctx, a->t, a->src, GP_U32, a->vals, a->n, a->order);
+  else if (a->copy) s = gp_sort_copy(a->ctx, a->t, a->src, a->keys, a->n, a->order, a->algo);
   else if (a->offsets) s = gp_sort_segments_offsets(a->ctx, a->t, a->keys, a->offsets, a->nseg, a->order);
   else if (a->seg) s = gp_sort_segments(a->ctx, a->t, a->keys, a->n, a->seg, a->order);
   else if (a->vt >= 0)
@@ -119,7 +121,7 @@ static int seed_tables(gpb_bench *b) {
     res[k][0] = time_host(cpu, 1, src, buf, n, k ? 5 : 51);
     res[k][1] = time_host(cpu, 0, src, buf, n, k ? 3 : 51);
     sort_arg a = {b, gpb_context(b), GP_I32, dk, dsrc, n, 0, GP_SORT_BITONIC_SEED, GP_ASCENDING,
-                  -1, 0, NULL, NULL, NULL, 0
+                  -1, 0, 0, NULL, NULL, NULL, 0
 #if GP_HAVE_CUDA
                   , NULL
 #endif
@@ -186,6 +188,8 @@ static void usage(FILE *f) {
           "                    against DeviceRadixSort::SortPairs)\n"
           "  --argsort         whole sorts are gp_argsort, u32 indices (against SortPairs of\n"
           "                    (key, iota), what torch.argsort runs)\n"
+          "  --copy            whole sorts of keys are gp_sort_copy from the input into\n"
+          "                    another array (np.sort's form; CUB's SortKeys is one too)\n"
           "  --offsets LIST    offsets segments of --seg-n keys in all (against\n"
           "                    DeviceSegmentedSort with begin/end offsets): uniform (sizes\n"
           "                    1..2048), powerlaw (mostly 1..8, some up to 4096, a few of\n"
@@ -224,7 +228,7 @@ int gp_bench_sort(int argc, char **argv) {
   for (int k = 1; k <= 16; k++) segs[nsegs++] = 1ull << k;
   uint64_t seg_n = 1ull << 24;
   gp_dtype t = GP_U32;
-  int desc = 0, do_seed = 1, do_segs = 1, peers = 1, tables = 0, vt = -1, argsort = 0;
+  int desc = 0, do_seed = 1, do_segs = 1, peers = 1, tables = 0, vt = -1, argsort = 0, copy = 0;
   gp_sort_algo algo = GP_SORT_BITONIC;
   const char *offsets_list = NULL;
   for (int i = 1; i < argc; i++) {
@@ -279,6 +283,7 @@ int gp_bench_sort(int argc, char **argv) {
       offsets_list = v;
       i++;
     } else if (strcmp(a, "--argsort") == 0) argsort = 1;
+    else if (strcmp(a, "--copy") == 0) copy = 1;
     else if (strcmp(a, "--desc") == 0) desc = 1;
     else if (strcmp(a, "--no-seed") == 0) do_seed = 0;
     else if (strcmp(a, "--no-segments") == 0) do_segs = 0;
@@ -290,6 +295,10 @@ int gp_bench_sort(int argc, char **argv) {
     }
   }
 
+  if (copy && (argsort || vt >= 0)) {
+    fprintf(stderr, "gpuprims bench sort: --copy sorts keys alone: drop --argsort and --pairs\n");
+    return 2;
+  }
   gpb_bench *b;
   if (gpb_open(&b, "sort", &opt, argc, argv)) return 1;
   gpb_print_header(b);
@@ -304,7 +313,7 @@ int gp_bench_sort(int argc, char **argv) {
   peers = 0;
 #endif
   if (!cuda) peers = 0;
-  if (argsort || vt >= 0 || algo == GP_SORT_BITONIC_SEED) do_seed = 0;
+  if (argsort || copy || vt >= 0 || algo == GP_SORT_BITONIC_SEED) do_seed = 0;
   int offk[GPB_OFF_KINDS], noff = 0;
   if (offsets_list && gpb_parse_offset_kinds("sort", offsets_list, offk, &noff)) {
     gpb_close(b);
@@ -348,7 +357,7 @@ int gp_bench_sort(int argc, char **argv) {
       }
       sort_arg a = {b, gpb_context(b), t, keys, src, n, seg, algo,
                     desc ? GP_DESCENDING : GP_ASCENDING, mode ? -1 : vt, mode ? 0 : argsort,
-                    vals, vsrc, NULL, 0
+                    mode ? 0 : copy, vals, vsrc, NULL, 0
 #if GP_HAVE_CUDA
                     , NULL
 #endif
@@ -415,6 +424,7 @@ int gp_bench_sort(int argc, char **argv) {
       else if (mode == 1) snprintf(name, sizeof name, "sort_segments");
       else if (a.argsort) snprintf(name, sizeof name, "argsort u32");
       else if (pairs) snprintf(name, sizeof name, "sort_pairs %s /%s", gp_sort_algo_name(algo), gp_dtype_name((gp_dtype)vt));
+      else if (a.copy) snprintf(name, sizeof name, "sort_copy %s", gp_sort_algo_name(algo));
       else snprintf(name, sizeof name, "sort %s", gp_sort_algo_name(algo));
       gpb_case c = {"gpuprims", name, gp_dtype_name(t), note, n, 0, bytes, run_ours, restore, &a};
       gpb_result r;

@@ -237,6 +237,15 @@ gp_status gp_sort_algo_from_name(const char *name, gp_sort_algo *a);
  *    (staged through the workspace) for host memory. */
 gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
                   gp_order order, gp_sort_algo algo);
+/* As gp_sort, but the n keys of `in` are written sorted to `out` and `in` is left as it
+ * is (NumPy's np.sort(a): a sorted copy). in and out must not overlap, except out == in,
+ * which is gp_sort. Each may be in host or device memory. GPU GP_SORT_AUTO with both
+ * arrays on the GPU: from 513 to 4096 keys on sm_90+ the whole-GPU rank sort reads in
+ * and writes out in one ordinary launch (no workspace, no copy); elsewhere the keys are
+ * copied to out on the context's stream and sorted there as gp_sort does (same bits,
+ * workspace and waiting rules; host memory on either side makes the call synchronous). */
+gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void *out,
+                       size_t n, gp_order order, gp_sort_algo algo);
 /* As gp_sort, and values[i] (of value_type) moves with keys[i]. Stable on GP_SORT_AUTO
  * and GP_SORT_RADIX (equal keys keep their values' input order, as numpy's
  * argsort(kind='stable') and torch.sort(stable=True)): AUTO sorts pairs by radix on the

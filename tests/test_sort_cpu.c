@@ -296,6 +296,31 @@ static void check_sort(gp_dtype t, int p, size_t n, gp_order order, gp_sort_algo
   free(ref);
 }
 
+/* gp_sort_copy: out sorted against the reference, in untouched, bad arguments refused */
+static void check_sort_copy(gp_dtype t, int p, size_t n, gp_order order) {
+  size_t es = gp_dtype_size(t);
+  char *in = (char *)malloc(n * es + 8), *orig = (char *)malloc(n * es + 8);
+  char *out = (char *)malloc(n * es + 8), *ref = (char *)malloc(n * es + 8);
+  sc_fill(t, p, in, n);
+  memcpy(orig, in, n * es);
+  memcpy(ref, in, n * es);
+  sc_reference(t, ref, n, n ? n : 1, order);
+  gp_status s = gp_sort_copy(ctx, t, in, out, n, order, GP_SORT_AUTO);
+  CHECK_MSG(s == GP_OK, "gp_sort_copy %s n=%zu: %s", gp_dtype_name(t), n, gp_last_error(ctx));
+  CHECK_MSG(sc_first_diff(out, ref, n, es) == n, "gp_sort_copy %s %s n=%zu: out differs",
+            gp_dtype_name(t), sc_pattern_name[p], n);
+  CHECK_MSG(sc_first_diff(in, orig, n, es) == n, "gp_sort_copy %s n=%zu: in changed",
+            gp_dtype_name(t), n);
+  if (n > 1) {
+    CHECK_STATUS(gp_sort_copy(ctx, t, in, in + es, n - 1, order, GP_SORT_AUTO),
+                 GP_ERR_INVALID_ARGUMENT);
+    CHECK_ERROR_MENTIONS(ctx, "overlap");
+    CHECK_STATUS(gp_sort_copy(ctx, t, NULL, out, n, order, GP_SORT_AUTO), GP_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(gp_sort_copy(ctx, t, in, out, n, order, (gp_sort_algo)9), GP_ERR_INVALID_ARGUMENT);
+  }
+  free(in); free(orig); free(out); free(ref);
+}
+
 static void check_pairs(gp_dtype kt, gp_dtype vt, int p, size_t n, gp_order order,
                         gp_sort_algo algo) {
   size_t ks = gp_dtype_size(kt), vs = gp_dtype_size(vt);
@@ -442,6 +467,10 @@ int main(void) {
   check_sort(GP_I64, SC_FEW, (size_t)1 << 18, GP_DESCENDING, GP_SORT_AUTO);
   check_sort(GP_I32, SC_RANDOM, (size_t)1 << 20, GP_ASCENDING, GP_SORT_BITONIC_SEED);
   check_sort(GP_F32, SC_SPECIAL, ((size_t)1 << 17) + 1, GP_ASCENDING, GP_SORT_BITONIC_SEED);
+
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    for (size_t n = 0; n < 3000; n = n * 3 + 1)
+      check_sort_copy((gp_dtype)t, (int)((n + (size_t)t) % SC_PATTERNS), n, (gp_order)(n & 1));
 
   /* pairs: every key type with every value type */
   for (int kt = 0; kt < GP_DTYPE_COUNT; kt++)

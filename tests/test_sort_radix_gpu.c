@@ -134,6 +134,51 @@ out:
   free(k); free(kc); free(orig); free(v); free(vc);
 }
 
+/* gp_sort_copy from `in` to `out` on the GPU (where: bit 0 in on the device, bit 1 out)
+ * against the CPU backend's gp_sort; `in` must come back unchanged. */
+static void cmp_sort_copy(gp_dtype kt, int p, size_t n, gp_order o, gp_sort_algo algo, int where) {
+  const size_t ks = gp_dtype_size(kt), bytes = n * ks + 8;
+  char *in = malloc(bytes), *out = malloc(bytes), *ref = malloc(bytes), *back = malloc(bytes);
+  fill(kt, p, in, n);
+  memcpy(ref, in, n * ks);
+  memset(out, 0x5a, bytes);
+  gp_context *own = NULL;
+  char *di = in, *dout = out;
+  if (where) {
+    char *d = dev_alloc(&own, 2 * bytes + 512);
+    CHECK_MSG(d != NULL, "device allocation failed");
+    if (!d) goto out;
+    if (where & 1) {
+      di = d;
+      CHECK_OK(own, gp_copy_sync(own, di, in, n * ks));
+    }
+    if (where & 2) {
+      dout = d + ((bytes + 255) & ~(size_t)255);
+      CHECK_OK(own, gp_copy_sync(own, dout, out, n * ks));
+    }
+  }
+  CHECK_MSG(gp_sort_copy(gpu, kt, di, dout, n, o, algo) == GP_OK, "gp_sort_copy: %s",
+            gp_last_error(gpu));
+  CHECK_OK(cpu, gp_sort(cpu, kt, ref, n, o, GP_SORT_RADIX));
+  CHECK_OK(gpu, gp_synchronize(gpu));
+  if (where & 2) CHECK_OK(own, gp_copy_sync(own, out, dout, n * ks));
+  memcpy(back, di, n * ks);
+  if (where & 1) CHECK_OK(own, gp_copy_sync(own, back, di, n * ks));
+  {
+    size_t d = sc_first_diff(out, ref, n, ks);
+    CHECK_MSG(d == n, "sort_copy %s %s %s %s n=%zu (in %s, out %s): differs from cpu first at %zu",
+              gp_dtype_name(kt), pat_name(p), o ? "desc" : "asc", gp_sort_algo_name(algo), n,
+              where & 1 ? "device" : "host", where & 2 ? "device" : "host", d);
+    fill(kt, p, ref, n);
+    d = sc_first_diff(back, ref, n, ks);
+    CHECK_MSG(d == n, "sort_copy %s %s n=%zu: the input changed at %zu", gp_dtype_name(kt),
+              pat_name(p), n, d);
+  }
+out:
+  gp_destroy(own);
+  free(in); free(out); free(ref); free(back);
+}
+
 /* ---- argsort ---------------------------------------------------------------------- */
 static const char *ref_keys;
 static size_t ref_es;
@@ -402,6 +447,25 @@ static void check_bad_input(void) {
   CHECK_STATUS(gp_sort(gpu, GP_U32, keys, 8, GP_ASCENDING, (gp_sort_algo)(GP_SORT_RADIX + 1)),
                GP_ERR_INVALID_ARGUMENT);
   CHECK(memcmp(keys, k0, sizeof keys) == 0);
+  uint32_t out[8];
+  CHECK_STATUS(gp_sort_copy(gpu, GP_U32, keys, keys + 1, 7, GP_ASCENDING, GP_SORT_AUTO),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(gpu, "overlap");
+  CHECK_STATUS(gp_sort_copy(gpu, GP_U32, NULL, out, 8, GP_ASCENDING, GP_SORT_AUTO),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(gpu, "in is NULL");
+  CHECK_STATUS(gp_sort_copy(gpu, GP_U32, keys, NULL, 8, GP_ASCENDING, GP_SORT_AUTO),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(gpu, "out is NULL");
+  CHECK_STATUS(gp_sort_copy(gpu, GP_U32, keys, out, 8, (gp_order)2, GP_SORT_AUTO),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK(memcmp(keys, k0, sizeof keys) == 0);
+  CHECK_OK(gpu, gp_sort_copy(gpu, GP_U32, keys, out, 8, GP_DESCENDING, GP_SORT_AUTO));
+  CHECK(out[0] == 9 && out[3] == 3 && out[7] == 0);
+  CHECK(memcmp(keys, k0, sizeof keys) == 0);
+  CHECK_OK(gpu, gp_sort_copy(gpu, GP_U32, keys, keys, 8, GP_ASCENDING, GP_SORT_AUTO)); /* in place */
+  CHECK(keys[0] == 0 && keys[4] == 3 && keys[7] == 9);
+  memcpy(keys, k0, sizeof keys);
   gp_sort_algo a = GP_SORT_AUTO;
   CHECK_OK(gpu, gp_sort_algo_from_name("radix", &a));
   CHECK(a == GP_SORT_RADIX);
@@ -510,17 +574,21 @@ static void check_rank_sort(void) {
                     (on90 && n <= ((size_t)1 << GP_RK_PAIRS_LOG2)),
                 "rank argsort of %zu %s keys: taken where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
-      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 0, 0, n) ==
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 0, GP_GRS_IN_PLACE, n) ==
                     (on90 && grs_range(n, GP_GRS_KEYS_MIN, GP_GRS_KEYS_MAX)),
                 "whole-GPU rank sort of %zu %s keys: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
-      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 4, 0, n) ==
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 4, GP_GRS_IN_PLACE, n) ==
                     (on90 && grs_range(n, GP_GRS_PAIRS_MIN, GP_GRS_PAIRS_MAX)),
                 "whole-GPU rank sort of %zu %s pairs: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
-      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 8, 1, n) ==
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 8, GP_GRS_ARGSORT, n) ==
                     (on90 && grs_range(n, GP_GRS_ARGSORT_MIN, GP_GRS_ARGSORT_MAX)),
                 "whole-GPU rank argsort of %zu %s keys: offered where it should not be, or not where it should",
+                n, gp_dtype_name((gp_dtype)kt));
+      CHECK_MSG(gp_cuda_grid_rank_takes(gpu, (gp_dtype)kt, 0, GP_GRS_COPY, n) ==
+                    (on90 && grs_range(n, GP_GRS_COPY_MIN, GP_GRS_COPY_MAX)),
+                "whole-GPU rank sort_copy of %zu %s keys: offered where it should not be, or not where it should",
                 n, gp_dtype_name((gp_dtype)kt));
 #endif
       const int p = (int)((i + (size_t)kt) % RX_NPAT);
@@ -532,6 +600,9 @@ static void check_rank_sort(void) {
                  GP_SORT_AUTO, dev ^ (v & 1));
       check_argsort((gp_dtype)kt, GP_U32, (p + 4) % RX_NPAT, n, o, dev);
       check_argsort((gp_dtype)kt, GP_U64, (p + 5) % RX_NPAT, n, (gp_order)!o, !dev);
+      /* both arrays on the GPU (the rank sort's one launch), and one placement more */
+      cmp_sort_copy((gp_dtype)kt, (p + 2) % RX_NPAT, n, (gp_order)!o, GP_SORT_AUTO, 3);
+      cmp_sort_copy((gp_dtype)kt, (p + 3) % RX_NPAT, n, o, GP_SORT_AUTO, (int)(i % 3));
     }
     /* every pattern at a 16-block cluster's sizes */
     const size_t big[] = {2048, 3001};
@@ -540,7 +611,16 @@ static void check_rank_sort(void) {
         cmp_sort((gp_dtype)kt, -1, p, big[i], (gp_order)(p & 1), GP_SORT_AUTO, 1);
         cmp_sort((gp_dtype)kt, GP_U32, p, big[i], (gp_order)!(p & 1), GP_SORT_AUTO, 0);
         check_argsort((gp_dtype)kt, GP_U32, p, big[i], (gp_order)(p & 1), 1);
+        cmp_sort_copy((gp_dtype)kt, p, big[i], (gp_order)!(p & 1), GP_SORT_AUTO, 3);
       }
+    /* past the rank sort: a copy on the stream, then the sort in place */
+    const size_t far[] = {5000, 70001};
+    for (size_t i = 0; i < 2; i++) {
+      cmp_sort_copy((gp_dtype)kt, (int)(i + (size_t)kt) % RX_NPAT, far[i], (gp_order)(i & 1),
+                    GP_SORT_AUTO, 3);
+      cmp_sort_copy((gp_dtype)kt, (int)(i + (size_t)kt + 1) % RX_NPAT, far[i], (gp_order)!(i & 1),
+                    GP_SORT_RADIX, (int)(i + 1));
+    }
   }
 }
 

@@ -325,8 +325,22 @@ def sort(a, descending: bool = False, algo: str = "auto", *, offsets=None, out=N
     array([[ 1. ,  2. ],
            [-1. ,  0.5]])
     """
-    ad = adapter_of(a)
-    ad.describe(a, False)
+    ad = _by_type.get(type(a)) or adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    if out is None and offsets is None and not ad.sync_after:
+        shape = ad.shape(a)
+        if shape and shape[-1] == n:
+            # one sort into a new array: gp_sort_copy reads a and writes it (no copy of
+            # a first, one launch on the GPU where the whole-GPU rank sort takes n)
+            alg = _SORT_ALGOS.get(algo)
+            if alg is None:
+                alg = _algo(_SORT_ALGOS, algo)
+            x = ad.empty_like(a)
+            c = context_for(ctx, dev)
+            c._prepare(dev, stream)
+            c._call(L.sort_copy_bare, code, _ptr(ptr), _ptr(ad.ptr(x)), _size(n),
+                    L.DESCENDING if descending else L.ASCENDING, alg)
+            return x
     if out is None:
         x = ad.copy(a)
     else:
@@ -370,7 +384,7 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
     >>> gpuprims.argsort(np.array([3.0, 1.0, 2.0, 1.0]))
     array([1, 3, 2, 0])
     """
-    ad = adapter_of(a)
+    ad = _by_type.get(type(a)) or adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = ad.shape(a)
     if not shape:
@@ -378,10 +392,14 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
     icode = ad.index_code
     one_sort = len(shape) == 1 or shape[-1] == n
     if one_sort:
-        idx = ad.empty(a, shape, icode)
+        if ad.sync_after:  # JAX: its own way to a new device array
+            idx = ad.empty(a, shape, icode)
+            iptr = ad.describe(idx, False)[0]
+        else:
+            idx = ad.empty_like(a, icode)
+            iptr = ad.ptr(idx)
         c = context_for(ctx, dev)
         c._prepare(dev, stream)
-        iptr = ad.describe(idx, False)[0]
         c._call(L.argsort_bare, code, _ptr(ptr), L.U64 if icode == L.I64 else L.U32,
                 _ptr(iptr), _size(n), L.DESCENDING if descending else L.ASCENDING)
         _finish(ad, c)

@@ -170,3 +170,4 @@ reduce_bare = _bare("gp_reduce")      # (ctx, op, dtype, in, n, out, algo)
 reduce_device_bare = _bare("gp_reduce_device")  # the same, both arrays on the GPU
 sort_bare = _bare("gp_sort")          # (ctx, dtype, keys, n, order, algo)
 argsort_bare = _bare("gp_argsort")    # (ctx, dtype, keys, idx dtype, idx, n, order)
+sort_copy_bare = _bare("gp_sort_copy")  # (ctx, dtype, in, out, n, order, algo)

@@ -1,7 +1,9 @@
 """python -m gpuprims.bench: gpuprims beside PyTorch and CuPy on the same tensors in
-the same process. Each sample is CUDA events around the Python call (Python overhead
-included on every side), after an L2 flush; samples run until the noise is below
-0.5% or a cap; the median counts. Writes the CLI harness's JSON (--json FILE), which
+the same process. Each sample is CUDA events around the Python call on an idle GPU
+(after an L2 flush and a synchronize, so the Python overhead is inside the events on
+every side); the implementations of a case take turns sample by sample, so a host
+that slows down slows them alike; samples run until the noise is below 0.5% or a cap;
+the median counts. Writes the CLI harness's JSON (--json FILE), which
 `python -m gpuprims.plot` draws. Also measures the binding's own cost per call
 (suite "overhead", wall clock: gpuprims vs the bare ctypes call it makes).
 
@@ -31,7 +33,12 @@ TOPK_ROWS = [(16384, 1024), (1024, 16384)]
 
 class Timer:
     """CUDA events on the current (legacy default) stream, where torch and CuPy both
-    launch unless told otherwise; an L2 flush before each sample."""
+    launch unless told otherwise; an L2 flush before each sample, then a synchronize:
+    the first event is stamped on an idle GPU as the Python call starts, so the call's
+    host work is timed on every side. (Without the synchronize the flush kernel, ~30 us
+    of GPU work, would still be running while the call's host work ran, hiding a part
+    of that work that depends on how fast the host was at that moment: the earlier
+    runs of this bench, docs/perf/python.md.)"""
 
     def __init__(self, torch, cupy, flush):
         self.torch, self.cupy = torch, cupy
@@ -52,6 +59,7 @@ class Timer:
         if self.flush:
             self.scratch.fill_(0) if self.torch is not None else self.scratch.fill(0)
         a, b = self.events()
+        self.sync()
         a.record()
         fn()
         b.record()
@@ -60,19 +68,35 @@ class Timer:
             return a.elapsed_time(b) * 1e-3
         return self.cupy.cuda.get_elapsed_time(a, b) * 1e-3
 
-    def measure(self, fn, args):
-        for _ in range(args.warmup):
-            fn()
+    def measure(self, fns, args):
+        """{name: samples} for {name: fn}: the functions take turns (the first of a
+        turn moves round), each until its noise is below args.noise after
+        args.min_samples, or every one's time is up (args.max_time each)."""
+        for fn in fns.values():
+            for _ in range(args.warmup):
+                fn()
         self.sync()
-        t0, xs = time.perf_counter(), []
-        while len(xs) < args.max_samples:
-            xs.append(self.sample(fn))
-            if len(xs) >= args.min_samples:
-                m = statistics.fmean(xs)
-                if statistics.pstdev(xs) / m < args.noise:
-                    break
-                if time.perf_counter() - t0 > args.max_time:
-                    break
+        names = list(fns)
+        xs = {k: [] for k in names}
+        todo = set(names)
+        t0, turn = time.perf_counter(), 0
+        cap = args.max_time * len(names)
+        while todo:
+            for k in names[turn % len(names):] + names[:turn % len(names)]:
+                if k in todo:
+                    xs[k].append(self.sample(fns[k]))
+            turn += 1
+            for k in list(todo):
+                x = xs[k]
+                if len(x) >= args.max_samples:
+                    todo.discard(k)
+                elif len(x) >= args.min_samples:
+                    m = statistics.fmean(x)
+                    if statistics.pstdev(x) / m < args.noise:
+                        todo.discard(k)
+            if time.perf_counter() - t0 > cap and all(
+                    len(xs[k]) >= args.min_samples for k in todo):
+                break
         return xs
 
 
@@ -176,23 +200,31 @@ def run_suite(suite, timer, torch, cupy, args, rows_out):
         case, dt, n, nbytes, impls = item[:5]
         shape = item[5] if len(item) > 5 else (n,)
         dist = item[6] if len(item) > 6 else "normal"
-        got = {}
         try:  # one tensor for every implementation; CuPy sees torch's memory
             x = make("torch" if torch is not None else "cupy", torch, cupy, names[dt],
                      shape, n, dist)
             xc = cupy.asarray(x) if cupy is not None and torch is not None else x
         except Exception as e:
             x = xc = e
+        calls, got = {}, {}
         for impl, fn in impls.items():
             arg = xc if impl == "cupy" else x
+            if isinstance(arg, Exception):
+                got[impl] = failed(impl, case, dt, n, arg)
+                continue
+            try:  # a peer or size that fails is a row, not the end
+                fn(arg)
+                calls[impl] = lambda fn=fn, arg=arg: fn(arg)
+            except Exception as e:
+                got[impl] = failed(impl, case, dt, n, e)
+        if calls:
             try:
-                if isinstance(arg, Exception):
-                    raise arg
-                r = row(impl, case, dt, n, nbytes, timer.measure(lambda: fn(arg), args))
-            except Exception as e:  # a peer or size that fails is a row, not the end
-                r = failed(impl, case, dt, n, e)
-            got[impl] = r
-            rows_out.append(r)
+                for impl, xs in timer.measure(calls, args).items():
+                    got[impl] = row(impl, case, dt, n, nbytes, xs)
+            except Exception as e:
+                for impl in calls:
+                    got[impl] = failed(impl, case, dt, n, e)
+        rows_out.extend(got[k] for k in impls)
         x = xc = arg = None
         if torch is not None:
             torch.cuda.empty_cache()
@@ -347,7 +379,7 @@ def main(argv=None):
                "method": {"l2_flush": not args.no_flush, "warmup": args.warmup,
                           "target_noise": args.noise, "min_samples": args.min_samples,
                           "max_samples": args.max_samples, "max_time_s": args.max_time,
-                          "timer": "cuda events around the Python call"},
+                          "timer": "cuda events around the Python call, GPU idle at the first; implementations in turns"},
                "rows": rows}
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)

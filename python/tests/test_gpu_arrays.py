@@ -48,7 +48,7 @@ def cpu_ctx():
 
 
 TORCH_DTYPES = ["float32", "float64", "int32", "int64"]
-SIZES = [0, 1, 31, 1025, 65537, 1 << 20]
+SIZES = [0, 1, 31, 600, 1025, 3000, 65537, 1 << 20]
 
 
 def host_data(dtype, n, seed=0, specials=False):
@@ -139,11 +139,15 @@ def test_torch_side_stream_ordering():
         x.copy_(src.flip(0))
         dev_sum = gpuprims.sum(x, keep_on_device=True)
         srt = gpuprims.sort(x)
+        small = gpuprims.sort(x[:2048])  # one launch of the whole-GPU rank sort
+        small_i = gpuprims.argsort(x[:2048])
         host_max = gpuprims.max(x)  # a host result waits for its stream
     assert host_max == n - 1
     s.synchronize()
     assert dev_sum.item() == float(sum(range(n)))
     assert torch.equal(srt, src)
+    assert torch.equal(small, src[n - 2048:])
+    assert torch.equal(small_i, torch.arange(2047, -1, -1, device="cuda"))
 
 
 @needs_gpu
@@ -239,6 +243,12 @@ def test_cupy_functions(dtype):
     assert isinstance(s, cp.ndarray) and s.dtype == c.dtype
     assert np.array_equal(bits(cp.asnumpy(s)), bits(h[ref_argsort(h, True)]))
     assert np.array_equal(cp.asnumpy(gpuprims.argsort(c)), ref_argsort(h))
+    for k in (700, 2048):  # the whole-GPU rank sort's copy and argsort
+        s = gpuprims.sort(c[:k])
+        assert isinstance(s, cp.ndarray) and s.dtype == c.dtype
+        assert np.array_equal(bits(cp.asnumpy(s)), bits(h[:k][ref_argsort(h[:k])]))
+        assert np.array_equal(cp.asnumpy(gpuprims.argsort(c[:k], descending=True)),
+                              ref_argsort(h[:k], True))
     m = gpuprims.min(c, keep_on_device=True)
     assert isinstance(m, cp.ndarray) and m.shape == ()
     assert np.float64(m.get()).tobytes() == \

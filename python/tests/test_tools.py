@@ -20,6 +20,32 @@ def test_bench_overhead_writes_harness_json(tmp_path):
     assert all(r["ok"] and r["median_s"] > 0 for r in rows.values())
 
 
+def test_bench_timer_takes_turns():
+    """Timer.measure: the implementations of a case alternate sample by sample (the
+    first of a turn moving round), each stops at its noise target, and the time cap
+    still gives every one its minimum of samples."""
+    import types
+    order = []
+    t = bench.Timer.__new__(bench.Timer)  # no GPU: sync and sample replaced
+    t.sync = lambda: None
+    t.sample = lambda fn: fn()
+
+    def impl(name, values):
+        it = iter(values)
+        return lambda: (order.append(name), next(it))[1]
+
+    args = types.SimpleNamespace(warmup=0, min_samples=3, max_samples=6, noise=0.01,
+                                 max_time=60.0)
+    xs = t.measure({"a": impl("a", [1.0] * 10), "b": impl("b", [1.0, 2.0] * 5)}, args)
+    assert order[:6] == ["a", "b", "b", "a", "a", "b"]
+    assert xs["a"] == [1.0] * 3  # steady: stops at min_samples
+    assert len(xs["b"]) == 6  # noisy: runs to max_samples
+    order.clear()
+    args.max_time, args.max_samples = 0.0, 100
+    xs = t.measure({"a": impl("a", [1.0, 3.0] * 50), "b": impl("b", [2.0, 5.0] * 50)}, args)
+    assert len(xs["a"]) == len(xs["b"]) == 3  # capped, each with its minimum
+
+
 def test_plot_draws_lines_and_bars(tmp_path):
     pytest.importorskip("matplotlib")
     rows = []

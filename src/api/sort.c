@@ -105,7 +105,7 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   int seed = algo == GP_SORT_BITONIC_SEED && seg == n;
   /* AUTO's small single sorts: the whole GPU or one cluster ranks them (stable), ahead
      of the rest */
-  const int grs = algo == GP_SORT_AUTO && seg == n && gp_cuda_grid_rank_takes(ctx, kt, vb, 0, n);
+  const int grs = algo == GP_SORT_AUTO && seg == n && gp_cuda_grid_rank_takes(ctx, kt, vb, GP_GRS_IN_PLACE, n);
   const int rank = !grs && algo == GP_SORT_AUTO && seg == n && gp_cuda_rank_sort_takes(ctx, kt, vb, 0, n);
   const int comp = !grs && !rank && use_composite(kb, n, seg, vb, algo);
   int radix = !grs && !rank && !comp && use_radix(kb, n, seg, vb, algo);
@@ -196,6 +196,49 @@ gp_status gp_sort_segments(gp_context *ctx, gp_dtype key_type, void *keys, size_
   return sort_common(ctx, key_type, keys, -1, NULL, n, segment_size, order, GP_SORT_AUTO);
 }
 
+/* ---- a sorted copy ------------------------------------------------------------------ */
+gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void *out, size_t n,
+                       gp_order order, gp_sort_algo algo) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s) return s;
+  if (in == out) return gp_sort(ctx, key_type, out, n, order, algo);
+  if (n > 0 && !out) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "out is NULL but n = %zu", n);
+  if ((s = check_args(ctx, key_type, out, -1, NULL, n, n ? n : 1, order, algo))) return s;
+  if (n > 0 && !in) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "in is NULL but n = %zu", n);
+  const size_t bytes = n * gp_dtype_size(key_type);
+  if (n > 0) {
+    const char *i = (const char *)in, *o = (const char *)out;
+    if (i < o + bytes && o < i + bytes)
+      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                     "in and out overlap: pass two separate arrays, or the same array "
+                     "twice to sort it in place");
+  }
+  if (n == 0) return GP_OK;
+  if (ctx->backend == GP_BACKEND_CPU) {
+    if ((s = gp_require_host(ctx, in, "in")) || (s = gp_require_host(ctx, out, "out"))) return s;
+    memcpy(out, in, bytes);
+    return sort_common(ctx, key_type, out, -1, NULL, n, n, order, algo);
+  }
+#if GP_HAVE_CUDA
+  const int in_host = gp_mem_kind_of(ctx, in) == GP_MEM_HOST;
+  const int out_host = gp_mem_kind_of(ctx, out) == GP_MEM_HOST;
+  /* both on the GPU: the whole-GPU rank sort reads in and writes out in one launch */
+  if (!in_host && !out_host && algo == GP_SORT_AUTO &&
+      gp_cuda_grid_rank_takes(ctx, key_type, 0, GP_GRS_COPY, n)) {
+    s = gp_cuda_grid_rank_sort_copy(ctx, key_type, in, out, n, order == GP_DESCENDING);
+    if (s) (void)gp_sync_stream(ctx);
+    return s;
+  }
+  /* elsewhere a copy on the stream, then the sort in place; host memory on either side is
+     copied before the call sorts (and stages) out */
+  s = in_host || out_host ? gp_copy_sync(ctx, out, in, bytes) : gp_copy(ctx, out, in, bytes);
+  if (s) return s;
+  return sort_common(ctx, key_type, out, -1, NULL, n, n, order, algo);
+#else
+  return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
+#endif
+}
+
 /* ---- argsort ------------------------------------------------------------------------ */
 gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
                      gp_dtype index_type, void *indices, size_t n, gp_order order) {
@@ -233,7 +276,7 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
   if (n == 0) return GP_OK;
   int stage_k = gp_mem_kind_of(ctx, keys) == GP_MEM_HOST;
   int stage_i = gp_mem_kind_of(ctx, indices) == GP_MEM_HOST;
-  const int grs = gp_cuda_grid_rank_takes(ctx, key_type, (int)ib, 1, n);
+  const int grs = gp_cuda_grid_rank_takes(ctx, key_type, (int)ib, GP_GRS_ARGSORT, n);
   const int rank = !grs && gp_cuda_rank_sort_takes(ctx, key_type, (int)ib, 1, n);
   size_t scratch = grs || rank ? 0 : gp_cuda_radix_argsort_scratch(key_type, (int)ib, n);
   gp_ws_layout lay = {0};

@@ -140,10 +140,16 @@ static unsigned grs_lanes(size_t n) {
 static size_t grs_align(size_t b) { return (b + 255) & ~(size_t)255; }
 
 extern "C" int gp_cuda_grid_rank_takes(gp_context *ctx, gp_dtype key_type, int value_bytes,
-                                       int argsort, size_t n) {
+                                       gp_grs_form form, size_t n) {
   (void)key_type;
-  const size_t lo = argsort ? GP_GRS_ARGSORT_MIN : value_bytes ? GP_GRS_PAIRS_MIN : GP_GRS_KEYS_MIN;
-  const size_t hi = argsort ? GP_GRS_ARGSORT_MAX : value_bytes ? GP_GRS_PAIRS_MAX : GP_GRS_KEYS_MAX;
+  const size_t lo = form == GP_GRS_ARGSORT ? GP_GRS_ARGSORT_MIN
+                    : form == GP_GRS_COPY  ? GP_GRS_COPY_MIN
+                    : value_bytes          ? GP_GRS_PAIRS_MIN
+                                           : GP_GRS_KEYS_MIN;
+  const size_t hi = form == GP_GRS_ARGSORT ? GP_GRS_ARGSORT_MAX
+                    : form == GP_GRS_COPY  ? GP_GRS_COPY_MAX
+                    : value_bytes          ? GP_GRS_PAIRS_MAX
+                                           : GP_GRS_KEYS_MAX;
   return ctx->info.arch >= 90 && n >= 2 && n > lo && n <= hi;
 }
 
@@ -250,6 +256,14 @@ extern "C" gp_status gp_cuda_grid_rank_sort(gp_context *ctx, gp_dtype key_type, 
   if (!value_bytes) return grs_sort<u64, uint32_t, false>(ctx, k, (uint32_t *)NULL, m, kind, desc, scratch);
   if (value_bytes == 4) return grs_sort<u64, uint32_t, true>(ctx, k, (uint32_t *)values, m, kind, desc, scratch);
   return grs_sort<u64, u64, true>(ctx, k, (u64 *)values, m, kind, desc, scratch);
+}
+
+extern "C" gp_status gp_cuda_grid_rank_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in,
+                                                 void *out, size_t n, int desc) {
+  /* in place's scratch form with the caller's arrays: the ranking kernel reads in, writes out */
+  const grs_args a = {in, out, NULL, NULL, (unsigned)n, grs_lanes(n), gp_key_class_of(key_type), desc};
+  return gp_dtype_size(key_type) == 4 ? grs_launch<uint32_t, uint32_t, GRS_KEYS>(ctx, a)
+                                      : grs_launch<u64, uint32_t, GRS_KEYS>(ctx, a);
 }
 
 extern "C" gp_status gp_cuda_grid_rank_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,

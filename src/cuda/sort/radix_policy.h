@@ -291,7 +291,18 @@
 #ifndef GP_GRS_ARGSORT_MAX
 #define GP_GRS_ARGSORT_MAX 4096
 #endif
-#if GP_GRS_KEYS_MAX > 4096 || GP_GRS_PAIRS_MAX > 4096 || GP_GRS_ARGSORT_MAX > 4096
+/* gp_sort_copy (keys from one array into another): the same kernel as the argsort, each
+   block writing the keys instead of their positions, one ordinary launch (no grid sync:
+   nothing is overwritten that another block still reads), so it starts at the argsort's
+   limits; measured in s27-e (docs/perf/sort.md) */
+#ifndef GP_GRS_COPY_MIN
+#define GP_GRS_COPY_MIN 512
+#endif
+#ifndef GP_GRS_COPY_MAX
+#define GP_GRS_COPY_MAX 4096
+#endif
+#if GP_GRS_KEYS_MAX > 4096 || GP_GRS_PAIRS_MAX > 4096 || GP_GRS_ARGSORT_MAX > 4096 || \
+    GP_GRS_COPY_MAX > 4096
 #error "the whole-GPU rank sort takes at most 4096 keys (32 KiB of 8-byte keys a block)"
 #endif
 /* 1: its keys and pairs sort in place in one cooperative launch (a grid sync between

@@ -31,16 +31,20 @@ gp_status gp_cuda_rank_sort(gp_context *ctx, gp_dtype key_type, void *keys, int 
 gp_status gp_cuda_rank_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
                                int index_bytes, void *indices, size_t n, int desc);
 
-/* GP_SORT_AUTO's sorts and gp_argsort of a few thousand keys on the whole GPU
- * (grid_rank.cu: every block holds all the keys; stable). takes: 1 when it sorts n keys
- * of key_type with value_bytes (0, 4 or 8; argsort: the index bytes) on this GPU (sm_90+,
- * within GP_GRS_*_MIN / _MAX of radix_policy.h); the sorts must only be called then. The sort
- * (in place) needs gp_cuda_grid_rank_scratch bytes of device scratch; the argsort none. */
-int gp_cuda_grid_rank_takes(gp_context *ctx, gp_dtype key_type, int value_bytes, int argsort,
+/* GP_SORT_AUTO's sorts, gp_sort_copy and gp_argsort of a few thousand keys on the whole
+ * GPU (grid_rank.cu: every block holds all the keys; stable). takes: 1 when it sorts n
+ * keys of key_type with value_bytes (0, 4 or 8; argsort: the index bytes) in that form on
+ * this GPU (sm_90+, within GP_GRS_*_MIN / _MAX of radix_policy.h); the sorts must only be
+ * called then. The sort (in place) needs gp_cuda_grid_rank_scratch bytes of device
+ * scratch; the copy (keys alone, in to out, not overlapping) and the argsort none. */
+typedef enum gp_grs_form { GP_GRS_IN_PLACE, GP_GRS_ARGSORT, GP_GRS_COPY } gp_grs_form;
+int gp_cuda_grid_rank_takes(gp_context *ctx, gp_dtype key_type, int value_bytes, gp_grs_form form,
                             size_t n);
 size_t gp_cuda_grid_rank_scratch(gp_dtype key_type, int value_bytes, size_t n);
 gp_status gp_cuda_grid_rank_sort(gp_context *ctx, gp_dtype key_type, void *keys, int value_bytes,
                                  void *values, size_t n, int desc, void *scratch);
+gp_status gp_cuda_grid_rank_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in,
+                                      void *out, size_t n, int desc);
 gp_status gp_cuda_grid_rank_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
                                     int index_bytes, void *indices, size_t n, int desc);
 
