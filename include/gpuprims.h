@@ -239,11 +239,12 @@ gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
                   gp_order order, gp_sort_algo algo);
 /* As gp_sort, but the n keys of `in` are written sorted to `out` and `in` is left as it
  * is (NumPy's np.sort(a): a sorted copy). in and out must not overlap, except out == in,
- * which is gp_sort. Each may be in host or device memory. GPU GP_SORT_AUTO with both
- * arrays on the GPU: from 513 to 4096 keys on sm_90+ the whole-GPU rank sort reads in
- * and writes out in one ordinary launch (no workspace, no copy); elsewhere the keys are
- * copied to out on the context's stream and sorted there as gp_sort does (same bits,
- * workspace and waiting rules; host memory on either side makes the call synchronous). */
+ * which is gp_sort. Each may be in host or device memory. GPU, both arrays on the GPU,
+ * sm_90+: GP_SORT_AUTO's whole-GPU rank sort (up to 4096 keys) and its one-cluster bitonic
+ * sort (up to 2^16 keys; also GP_SORT_BITONIC) read in and write out in one launch (no
+ * workspace, no copy); elsewhere the keys are copied to out on the context's stream and
+ * sorted there as gp_sort does. Same bits, workspace and waiting rules as gp_sort; host
+ * memory on either side makes the call synchronous. */
 gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void *out,
                        size_t n, gp_order order, gp_sort_algo algo);
 /* As gp_sort, and values[i] (of value_type) moves with keys[i]. Stable on GP_SORT_AUTO

@@ -162,8 +162,8 @@ static void cmp_sort_copy(gp_dtype kt, int p, size_t n, gp_order o, gp_sort_algo
   CHECK_OK(cpu, gp_sort(cpu, kt, ref, n, o, GP_SORT_RADIX));
   CHECK_OK(gpu, gp_synchronize(gpu));
   if (where & 2) CHECK_OK(own, gp_copy_sync(own, out, dout, n * ks));
-  memcpy(back, di, n * ks);
   if (where & 1) CHECK_OK(own, gp_copy_sync(own, back, di, n * ks));
+  else memcpy(back, di, n * ks);
   {
     size_t d = sc_first_diff(out, ref, n, ks);
     CHECK_MSG(d == n, "sort_copy %s %s %s %s n=%zu (in %s, out %s): differs from cpu first at %zu",
@@ -613,14 +613,18 @@ static void check_rank_sort(void) {
         check_argsort((gp_dtype)kt, GP_U32, p, big[i], (gp_order)(p & 1), 1);
         cmp_sort_copy((gp_dtype)kt, p, big[i], (gp_order)!(p & 1), GP_SORT_AUTO, 3);
       }
-    /* past the rank sort: a copy on the stream, then the sort in place */
-    const size_t far[] = {5000, 70001};
-    for (size_t i = 0; i < 2; i++) {
+    /* past the rank sort: the one-cluster bitonic sort reading in (to 2^16), then a copy
+       on the stream and the sort in place; GP_SORT_BITONIC, GP_SORT_RADIX and host arrays
+       take the copy too */
+    const size_t far[] = {4097, 5000, 65536, 70001};
+    for (size_t i = 0; i < 4; i++) {
+      if (quick && i == 2) continue;
       cmp_sort_copy((gp_dtype)kt, (int)(i + (size_t)kt) % RX_NPAT, far[i], (gp_order)(i & 1),
                     GP_SORT_AUTO, 3);
       cmp_sort_copy((gp_dtype)kt, (int)(i + (size_t)kt + 1) % RX_NPAT, far[i], (gp_order)!(i & 1),
-                    GP_SORT_RADIX, (int)(i + 1));
+                    i & 1 ? GP_SORT_RADIX : GP_SORT_BITONIC, (int)(i % 3 + 1));
     }
+    cmp_sort_copy((gp_dtype)kt, SC_SPECIAL, 3000, GP_DESCENDING, GP_SORT_BITONIC, 3);
   }
 }
 

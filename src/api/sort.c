@@ -222,12 +222,23 @@ gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void 
 #if GP_HAVE_CUDA
   const int in_host = gp_mem_kind_of(ctx, in) == GP_MEM_HOST;
   const int out_host = gp_mem_kind_of(ctx, out) == GP_MEM_HOST;
-  /* both on the GPU: the whole-GPU rank sort reads in and writes out in one launch */
-  if (!in_host && !out_host && algo == GP_SORT_AUTO &&
-      gp_cuda_grid_rank_takes(ctx, key_type, 0, GP_GRS_COPY, n)) {
-    s = gp_cuda_grid_rank_sort_copy(ctx, key_type, in, out, n, order == GP_DESCENDING);
-    if (s) (void)gp_sync_stream(ctx);
-    return s;
+  /* both on the GPU: where AUTO (or the caller) picks them, the whole-GPU rank sort and
+     the one-cluster bitonic sort read in and write out in one launch */
+  if (!in_host && !out_host) {
+    const int desc = order == GP_DESCENDING;
+    int done = 0;
+    if (algo == GP_SORT_AUTO && gp_cuda_grid_rank_takes(ctx, key_type, 0, GP_GRS_COPY, n)) {
+      s = gp_cuda_grid_rank_sort_copy(ctx, key_type, in, out, n, desc);
+      done = 1;
+    } else if ((algo == GP_SORT_AUTO || algo == GP_SORT_BITONIC) &&
+               !use_radix(gp_dtype_size(key_type), n, n, 0, algo)) {
+      s = gp_cuda_bitonic_sort_copy(ctx, key_type, in, out, n, desc, &done);
+    }
+    if (s) {
+      (void)gp_sync_stream(ctx);
+      return s;
+    }
+    if (done) return GP_OK;
   }
   /* elsewhere a copy on the stream, then the sort in place; host memory on either side is
      copied before the call sorts (and stages) out */

@@ -225,6 +225,7 @@ struct bs_args {
   unsigned logP;  /* P = 2^logP >= S */
   gp_key_class kind;
   int desc;
+  const void *kin; /* the cluster sort's keys to read when not the ones it writes (gp_sort_copy) */
 };
 
 /* Maps tile position q of block blk to a global index; false where it is padding. */
@@ -463,6 +464,7 @@ extern "C" gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype kt, void *ke
   while ((1ull << a.logP) < (u64)seg) a.logP++;
   a.kind = gp_key_class_of(kt);
   a.desc = desc;
+  a.kin = NULL;
   if (gp_dtype_size(kt) == 4) {
     uint32_t *k = (uint32_t *)keys;
     if (vb == 0) return bs_run<5, uint32_t, uint32_t, false>(ctx, k, (uint32_t *)NULL, a);
@@ -476,4 +478,29 @@ extern "C" gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype kt, void *ke
      64 KiB a block may have on sm_75 (Turing): tiles of 2048 there */
   if (ctx->info.arch < 80) return bs_run<3, u64, u64, true>(ctx, k, (u64 *)values, a);
   return bs_run<4, u64, u64, true>(ctx, k, (u64 *)values, a);
+}
+
+/* gp_sort_copy's one-cluster sort: n keys alone read from in, written sorted to out (no
+   overlap); *done = 0 where the keys need more than one cluster or the GPU has none, and
+   then nothing was launched. */
+extern "C" gp_status gp_cuda_bitonic_sort_copy(gp_context *ctx, gp_dtype kt, const void *in, void *out,
+                                               size_t n, int desc, int *done) {
+  *done = 0;
+  bs_args a;
+  a.S = n;
+  a.nseg = 1;
+  a.logP = 0;
+  while ((1ull << a.logP) < (u64)n) a.logP++;
+  a.kind = gp_key_class_of(kt);
+  a.desc = desc;
+  a.kin = in;
+  if (ctx->info.arch < 90 || n < 2 || a.logP > 16) return GP_OK;
+  if (gp_dtype_size(kt) == 4) {
+    uint32_t *k = (uint32_t *)out;
+    return a.logP <= 12 ? bs_launch_cluster<2, 128, uint32_t, uint32_t, false>(ctx, k, NULL, a, done)
+                        : bs_launch_cluster<4, 256, uint32_t, uint32_t, false>(ctx, k, NULL, a, done);
+  }
+  u64 *k = (u64 *)out;
+  return a.logP <= 12 ? bs_launch_cluster<2, 128, u64, uint32_t, false>(ctx, k, NULL, a, done)
+                      : bs_launch_cluster<4, 256, u64, uint32_t, false>(ctx, k, NULL, a, done);
 }

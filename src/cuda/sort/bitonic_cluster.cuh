@@ -82,12 +82,13 @@ bs_cluster_sort(K *keys, V *vals, bs_args a) {
   const u64 seg = blockIdx.x / CL;
   K *gk = keys + seg * a.S;
   V *gv = PV ? vals + seg * a.S : vals;
+  const K *gin = a.kin ? (const K *)a.kin + seg * a.S : gk; /* gp_sort_copy reads elsewhere */
 
   for (unsigned q = t; q < (unsigned)F; q += THREADS) {
     const u64 i = ((u64)rank << LOGF) | q;
     const bool ok = i < a.S;
     const unsigned s = bs_slot<LOGI>(q);
-    sk[s] = ok ? gp_key_enc(gk[i], a.kind, a.desc) : bs_maxkey<K>();
+    sk[s] = ok ? gp_key_enc(gin[i], a.kind, a.desc) : bs_maxkey<K>();
     if (PV) sv[s] = ok ? gv[i] : (V)0;
   }
   __syncthreads();

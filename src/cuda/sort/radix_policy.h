@@ -293,10 +293,13 @@
 #endif
 /* gp_sort_copy (keys from one array into another): the same kernel as the argsort, each
    block writing the keys instead of their positions, one ordinary launch (no grid sync:
-   nothing is overwritten that another block still reads), so it starts at the argsort's
-   limits; measured in s27-e (docs/perf/sort.md) */
+   nothing is overwritten that another block still reads). H200, s27-e (docs/perf/sort.md),
+   u32 keys, us, copy by it / gp_sort in place (CUB's SortKeys): 513 5.12-5.25 / 5.41-5.50
+   (11.1), 2^11 6.18-6.34 / 7.20-7.26 (11.8), 2^12 9.34-9.41 / 9.89-10.05 (12.6); below
+   513 the copy then the in-place sort took 7.5-8.2 us against 5.2-5.7 in place, so it
+   takes every size from 2 (s27-f) */
 #ifndef GP_GRS_COPY_MIN
-#define GP_GRS_COPY_MIN 512
+#define GP_GRS_COPY_MIN 0
 #endif
 #ifndef GP_GRS_COPY_MAX
 #define GP_GRS_COPY_MAX 4096

@@ -18,6 +18,10 @@ extern "C" {
 gp_status gp_cuda_bitonic_sort(gp_context *ctx, gp_dtype key_type, void *keys,
                                int value_bytes, void *values, size_t nseg, size_t seg,
                                int desc);
+/* gp_sort_copy's one-cluster bitonic sort (sm_90+, nseg 1, up to 2^16 keys alone): reads
+ * in, writes out sorted; *done = 0 (nothing launched) where it does not apply. */
+gp_status gp_cuda_bitonic_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void *out,
+                                    size_t n, int desc, int *done);
 
 /* GP_SORT_AUTO's sorts and gp_argsort of up to a few thousand keys: one thread-block
  * cluster ranks them (rank_sort.cu; stable, so pairs and argsort too). takes: 1 when it
