@@ -295,9 +295,11 @@
    block writing the keys instead of their positions, one ordinary launch (no grid sync:
    nothing is overwritten that another block still reads). H200, s27-e (docs/perf/sort.md),
    u32 keys, us, copy by it / gp_sort in place (CUB's SortKeys): 513 5.12-5.25 / 5.41-5.50
-   (11.1), 2^11 6.18-6.34 / 7.20-7.26 (11.8), 2^12 9.34-9.41 / 9.89-10.05 (12.6); below
-   513 the copy then the in-place sort took 7.5-8.2 us against 5.2-5.7 in place, so it
-   takes every size from 2 (s27-f) */
+   (11.1), 2^11 6.18-6.34 / 7.20-7.26 (11.8), 2^12 9.34-9.41 / 9.89-10.05 (12.6). Below
+   513 a copy then the in-place cluster rank sort took 7.5-8.2 us (s27-e); this kernel
+   (s27-f) 3.52-3.74 at 2 and 16 keys, 4.80-4.83 at 100, 5.25 at 256, 5.50-5.66 at 512
+   (the in-place sort alone: 4.35-4.42 / 4.51-4.61 / 4.80-4.86 / 5.28-5.34), so the copy
+   takes it from 2 keys */
 #ifndef GP_GRS_COPY_MIN
 #define GP_GRS_COPY_MIN 0
 #endif
