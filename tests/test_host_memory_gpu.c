@@ -143,6 +143,27 @@ static void sort_kinds(gp_context *ctx, size_t n) {
     buf_free(ctx, k);
     buf_free(ctx, v);
   }
+  /* gp_sort_copy from every kind into every kind: host and managed results are there
+     when the call returns (device results after a gp_synchronize), the input untouched */
+  for (int ki = 0; ki < K_COUNT; ki++)
+    for (int ko = 0; ko < K_COUNT; ko++) {
+      buf in = buf_new(ctx, ki, bytes), out = buf_new(ctx, ko, bytes);
+      if (!in.p || !out.p) {
+        CHECK_MSG(0, "allocating %s / %s arrays", kind_name[ki], kind_name[ko]);
+      } else {
+        put(in, keys, bytes);
+        CHECK_OK(ctx, gp_sort_copy(ctx, GP_U32, in.p, out.p, n, GP_ASCENDING, GP_SORT_AUTO));
+        if (ko == K_DEVICE) CHECK_OK(ctx, gp_synchronize(ctx));
+        get(gk, out, bytes);
+        CHECK_MSG(memcmp(gk, rk, bytes) == 0, "sort_copy u32 n=%zu from %s into %s memory differs",
+                  n, kind_name[ki], kind_name[ko]);
+        get(gv, in, bytes);
+        CHECK_MSG(memcmp(gv, keys, bytes) == 0, "sort_copy u32 n=%zu: the %s input changed", n,
+                  kind_name[ki]);
+      }
+      if (in.p) buf_free(ctx, in);
+      if (out.p) buf_free(ctx, out);
+    }
   free(keys); free(vals); free(rk); free(rv); free(gk); free(gv);
 }
 

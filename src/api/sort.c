@@ -220,8 +220,10 @@ gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void 
     return sort_common(ctx, key_type, out, -1, NULL, n, n, order, algo);
   }
 #if GP_HAVE_CUDA
-  const int in_host = gp_mem_kind_of(ctx, in) == GP_MEM_HOST;
-  const int out_host = gp_mem_kind_of(ctx, out) == GP_MEM_HOST;
+  const gp_mem_kind ki = gp_mem_kind_of(ctx, in), ko = gp_mem_kind_of(ctx, out);
+  const int in_host = ki == GP_MEM_HOST, out_host = ko == GP_MEM_HOST;
+  /* managed memory: the host may touch it on return, as after gp_sort */
+  const int wait = ki == GP_MEM_MANAGED || ko == GP_MEM_MANAGED;
   /* both on the GPU: where AUTO (or the caller) picks them, the whole-GPU rank sort and
      the one-cluster bitonic sort read in and write out in one launch */
   if (!in_host && !out_host) {
@@ -238,13 +240,13 @@ gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void 
       (void)gp_sync_stream(ctx);
       return s;
     }
-    if (done) return GP_OK;
+    if (done) return wait ? gp_sync_stream(ctx) : GP_OK;
   }
   /* elsewhere a copy on the stream, then the sort in place; host memory on either side is
      copied before the call sorts (and stages) out */
   s = in_host || out_host ? gp_copy_sync(ctx, out, in, bytes) : gp_copy(ctx, out, in, bytes);
-  if (s) return s;
-  return sort_common(ctx, key_type, out, -1, NULL, n, n, order, algo);
+  if (s || (s = sort_common(ctx, key_type, out, -1, NULL, n, n, order, algo))) return s;
+  return wait ? gp_sync_stream(ctx) : GP_OK;
 #else
   return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
 #endif
