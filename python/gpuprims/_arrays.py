@@ -354,7 +354,7 @@ class _CudaArrayInterface(_Adapter):
                         "PyTorch array (cupy.asarray(a) wraps it without a copy), or sort "
                         "in place with gpuprims.sort(a, out=a)")
 
-    copy = empty = iota = offsets = _cannot
+    copy = empty = empty_like = iota = offsets = _cannot
 
 
 _FACTORIES = {"numpy": _Numpy, "torch": _Torch, "cupy": _Cupy, "jax": _Jax}

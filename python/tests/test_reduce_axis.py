@@ -264,6 +264,11 @@ def test_cuda_array_interface_new_arrays_worded_for_every_call():
     from gpuprims._arrays import _CudaArrayInterface
     with pytest.raises(TypeError, match="reductions along rows or offsets.*cupy.asarray"):
         _CudaArrayInterface().empty(None, (3,), 0)
+    # sort() and argsort() make their result with empty_like: the same words
+    from test_numpy import _FakeCAI
+    for f in (gpuprims.sort, gpuprims.argsort):
+        with pytest.raises(TypeError, match="cannot make a new array.*out=a"):
+            f(_FakeCAI((5,), "<f4"))
 
 
 def test_sort_offsets_past_the_end_raise(ctx):
