@@ -258,17 +258,19 @@ static unsigned gp_tkr_warps_per_row(size_t rows, size_t cols) {
   return 1;
 }
 
+/* the select kernel's blocks a SM, per instance and device (gp_resident_blocks' cache: asked
+   once, a failed query cleared and taken as 1) */
+template <typename K, int R> struct gp_tkr_occ { static int per_sm[GP_RESIDENT_MAX_DEVICES]; };
+template <typename K, int R> int gp_tkr_occ<K, R>::per_sm[GP_RESIDENT_MAX_DEVICES];
+
 template <typename K, int R>
 static gp_status gp_tkr_launch(gp_context *ctx, const void *d_in, size_t rows, size_t cols,
                                size_t k, gp_key_class c, int largest, void *d_values,
                                uint64_t *d_indices) {
-  int per_sm = 0;
-  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, gp_topk_rows_select_kernel<K, R>, GP_TKR_THREADS, 0);
-  if (e != cudaSuccess || per_sm < 1) per_sm = 1;
   const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
   const size_t blocks = (rows + GP_TKR_WARPS / wpr - 1) / (GP_TKR_WARPS / wpr);
-  const size_t cap = (size_t)(ctx->info.sm_count > 0 ? ctx->info.sm_count : 1) * (size_t)per_sm;
+  const size_t cap = gp_resident_blocks(ctx, gp_topk_rows_select_kernel<K, R>, GP_TKR_THREADS,
+                                        gp_tkr_occ<K, R>::per_sm);
   const unsigned g = (unsigned)(blocks < cap ? blocks : cap);
   gp_topk_rows_select_kernel<K, R><<<g, GP_TKR_THREADS, 0, (cudaStream_t)ctx->stream>>>(
       (const K *)d_in, rows, cols, (unsigned)k, c, largest, wpr, (K *)d_values,
