@@ -93,8 +93,11 @@ static int use_composite(size_t kb, size_t n, size_t seg, int vb, gp_sort_algo a
          n <= ((size_t)1 << GP_RX_PAIRS_BITONIC_LOG2);
 }
 
+/* src: where staged host keys are read from (NULL: keys; gp_sort_copy passes its input so
+   that a host-to-host sorted copy is staged in once, with no host copy first) */
 static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
-                           size_t n, size_t seg, gp_order order, gp_sort_algo algo) {
+                           size_t n, size_t seg, gp_order order, gp_sort_algo algo,
+                           const void *src) {
   size_t kb = gp_dtype_size(kt);
   int desc = order == GP_DESCENDING;
   const gp_mem_kind kk = gp_mem_kind_of(ctx, keys);
@@ -127,7 +130,7 @@ static gp_status cuda_sort(gp_context *ctx, gp_dtype kt, void *keys, int vb, voi
   void *dv = stage_v ? (char *)ws + ov_ : values;
   void *sc = scratch ? (char *)ws + os_ : NULL;
   gp_status s;
-  if (stage_k && (s = gp_stage_in(ctx, dk, keys, n * kb))) return s;
+  if (stage_k && (s = gp_stage_in(ctx, dk, src ? src : keys, n * kb))) return s;
   if (stage_v && (s = gp_stage_in(ctx, dv, values, n * (size_t)vb))) return s;
   if (grs)
     s = gp_cuda_grid_rank_sort(ctx, kt, dk, vb, dv, n, desc, sc);
@@ -167,7 +170,7 @@ static gp_status sort_common(gp_context *ctx, gp_dtype kt, void *keys, int vt,
   }
 #if GP_HAVE_CUDA
   if (n <= 1 || seg <= 1) return GP_OK;
-  return cuda_sort(ctx, kt, keys, vb, vb ? values : NULL, n, seg, order, algo);
+  return cuda_sort(ctx, kt, keys, vb, vb ? values : NULL, n, seg, order, algo, NULL);
 #else
   return gp_fail(ctx, GP_ERR_UNSUPPORTED, "gpuprims was built without CUDA");
 #endif
@@ -242,7 +245,10 @@ gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void 
     }
     if (done) return wait ? gp_sync_stream(ctx) : GP_OK;
   }
-  /* elsewhere a copy on the stream, then the sort in place; host memory on either side is
+  /* both in host memory: staged in from in, sorted on the GPU, staged out to out */
+  if (in_host && out_host) return n > 1 ? cuda_sort(ctx, key_type, out, 0, NULL, n, n, order, algo, in)
+                                        : gp_copy_sync(ctx, out, in, bytes);
+  /* elsewhere a copy on the stream, then the sort in place; host memory on one side is
      copied before the call sorts (and stages) out */
   s = in_host || out_host ? gp_copy_sync(ctx, out, in, bytes) : gp_copy(ctx, out, in, bytes);
   if (s || (s = sort_common(ctx, key_type, out, -1, NULL, n, n, order, algo))) return s;
