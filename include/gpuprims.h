@@ -242,9 +242,11 @@ gp_status gp_sort(gp_context *ctx, gp_dtype key_type, void *keys, size_t n,
  * which is gp_sort. Each may be in host or device memory. GPU, both arrays on the GPU,
  * sm_90+: GP_SORT_AUTO's whole-GPU rank sort (up to 4096 keys) and its one-cluster bitonic
  * sort (up to 2^16 keys; also GP_SORT_BITONIC) read in and write out in one launch (no
- * workspace, no copy); elsewhere the keys are copied to out on the context's stream and
- * sorted there as gp_sort does. Same bits, workspace and waiting rules as gp_sort; host
- * or managed memory on either side makes the call synchronous. */
+ * workspace, no copy). Both in host memory: in is staged to the GPU, sorted in the
+ * workspace and staged out to out (no host copy first). Elsewhere the keys are copied to
+ * out on the context's stream and sorted there as gp_sort does. Same bits, workspace and
+ * waiting rules as gp_sort; host or managed memory on either side makes the call
+ * synchronous. */
 gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void *out,
                        size_t n, gp_order order, gp_sort_algo algo);
 /* As gp_sort, and values[i] (of value_type) moves with keys[i]. Stable on GP_SORT_AUTO
