@@ -414,9 +414,14 @@ static void check_bad_input(void) {
   CHECK_STATUS(gp_sort_pairs(ctx, GP_U32, keys, GP_U32, keys + 10, 50, GP_ASCENDING, GP_SORT_AUTO),
                GP_ERR_INVALID_ARGUMENT);
   CHECK_ERROR_MENTIONS(ctx, "overlap");
+  CHECK_STATUS(gp_argsort(ctx, GP_U32, keys, GP_U32, keys + 10, 50, GP_ASCENDING),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "keys and indices overlap");
   CHECK_STATUS(gp_sort(NULL, GP_U32, keys, N, GP_ASCENDING, GP_SORT_AUTO), GP_ERR_INVALID_ARGUMENT);
   CHECK(memcmp(keys, k0, sizeof keys) == 0);
   CHECK(memcmp(vals, v0, sizeof vals) == 0);
+  /* adjacent halves of one array do not overlap: accepted */
+  CHECK_OK(ctx, gp_sort_pairs(ctx, GP_U32, keys, GP_U32, keys + N / 2, N / 2, GP_ASCENDING, GP_SORT_AUTO));
 
   /* n = 0 with NULL pointers is fine; a good call clears the last error */
   CHECK_OK(ctx, gp_sort(ctx, GP_F32, NULL, 0, GP_ASCENDING, GP_SORT_AUTO));

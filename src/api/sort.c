@@ -15,6 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Do the byte ranges [a, a + ab) and [b, b + bb) share a byte? (empty ranges never do) */
+static int overlap(const void *a, size_t ab, const void *b, size_t bb) {
+  const char *x = (const char *)a, *y = (const char *)b;
+  return ab && bb && x < y + bb && y < x + ab;
+}
+
 /* Checks everything that does not depend on where the data lives. value_type < 0:
  * keys only. */
 static gp_status check_args(gp_context *ctx, gp_dtype kt, const void *keys, int vt,
@@ -46,13 +52,8 @@ static gp_status check_args(gp_context *ctx, gp_dtype kt, const void *keys, int 
   size_t kb = gp_dtype_size(kt);
   if (n > SIZE_MAX / 16)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "n = %zu is too large to address", n);
-  if (vt >= 0 && keys && values && n > 0) {
-    size_t vb = gp_dtype_size((gp_dtype)vt);
-    const char *k = (const char *)keys, *v = (const char *)values;
-    if (k < v + n * vb && v < k + n * kb)
-      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                     "keys and values overlap: pass two separate arrays");
-  }
+  if (vt >= 0 && keys && values && overlap(keys, n * kb, values, n * gp_dtype_size((gp_dtype)vt)))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "keys and values overlap: pass two separate arrays");
   /* the seed's network pads a non-power-of-two n with the largest key; a real key equal
      to it would be indistinguishable from padding, which is harmless for keys but would
      lose values, so pairs take a power of two */
@@ -209,13 +210,10 @@ gp_status gp_sort_copy(gp_context *ctx, gp_dtype key_type, const void *in, void 
   if ((s = check_args(ctx, key_type, out, -1, NULL, n, n ? n : 1, order, algo))) return s;
   if (n > 0 && !in) return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "in is NULL but n = %zu", n);
   const size_t bytes = n * gp_dtype_size(key_type);
-  if (n > 0) {
-    const char *i = (const char *)in, *o = (const char *)out;
-    if (i < o + bytes && o < i + bytes)
-      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                     "in and out overlap: pass two separate arrays, or the same array "
-                     "twice to sort it in place");
-  }
+  if (overlap(in, bytes, out, bytes))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "in and out overlap: pass two separate arrays, or the same array "
+                   "twice to sort it in place");
   if (n == 0) return GP_OK;
   if (ctx->backend == GP_BACKEND_CPU) {
     if ((s = gp_require_host(ctx, in, "in")) || (s = gp_require_host(ctx, out, "out"))) return s;
@@ -279,12 +277,8 @@ gp_status gp_argsort(gp_context *ctx, gp_dtype key_type, const void *keys,
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "GP_U32 indices address at most 2^32 keys (n = %zu): use GP_U64", n);
   size_t kb = gp_dtype_size(key_type), ib = gp_dtype_size(index_type);
-  if (n > 0) {
-    const char *k = (const char *)keys, *x = (const char *)indices;
-    if (k < x + n * ib && x < k + n * kb)
-      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                     "keys and indices overlap: pass two separate arrays");
-  }
+  if (overlap(keys, n * kb, indices, n * ib))
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "keys and indices overlap: pass two separate arrays");
   if (ctx->backend == GP_BACKEND_CPU) {
     if (n == 0) return GP_OK;
     if ((s = gp_require_host(ctx, keys, "keys"))) return s;
