@@ -181,10 +181,56 @@ __device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsign
   }
 }
 
+/* k <= 32 (R = 1): a chunk of 32 * M elements of a warp's slice [e, hi), in registers. Each
+ * lane offers its best element first (the first chunk of a row: the 32 lane bests sorted
+ * become the list, whose k-th entry is then a tight threshold: at least k elements are as
+ * good); then only the lanes' other elements that beat that threshold are offered, read
+ * again (a few on random data: about 2 in a row of 1024 for k = 8, where offering every
+ * 32 elements in turn inserted about 24). Elements not offered were worse than a
+ * threshold the list has only tightened since, so the list's first k stay the best k. */
+template <typename K, int R, int M>
+__device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row, size_t e, size_t hi,
+                                             unsigned k, gp_key_class c, int largest, K *sk,
+                                             unsigned *si) {
+  static_assert(M >= 1 && M <= 32, "a lane's slots are the bits of one word");
+  const unsigned lane = threadIdx.x & 31;
+  K x[M];
+#pragma unroll
+  for (int u = 0; u < M; u++) {
+    const size_t i = e + (size_t)u * 32 + lane;
+    x[u] = i < hi ? (K)gp_topk_key((uint64_t)__ldg(row + i), sizeof(K) == 8, c, largest) : (K)~(K)0;
+  }
+  /* the lane's best: positions rise with u, so only a smaller key replaces (a lane's
+     invalid tail, ~0 keys, never displaces a valid element) */
+  K bk = x[0];
+  int bu = 0;
+#pragma unroll
+  for (int u = 1; u < M; u++)
+    if (x[u] < bk) {
+      bk = x[u];
+      bu = u;
+    }
+  gp_tkr_offer<K, R>(L, bk, (unsigned)(e + (size_t)bu * 32 + lane), e + lane < hi, k, sk, si);
+  unsigned slots = 0;
+#pragma unroll
+  for (int u = 0; u < M; u++) {
+    const size_t i = e + (size_t)u * 32 + lane;
+    slots |= (unsigned)(u != bu && i < hi && gp_tkr_less(x[u], (unsigned)i, L.tk, L.ti)) << u;
+  }
+  while (__any_sync(GP_TKR_FULL, slots != 0)) {
+    const bool has = slots != 0;
+    const int u = has ? __ffs((int)slots) - 1 : 0;
+    slots &= slots - 1;
+    const size_t i = e + (size_t)u * 32 + lane;
+    const K key = has ? (K)gp_topk_key((uint64_t)__ldg(row + i), sizeof(K) == 8, c, largest) : (K)~(K)0;
+    gp_tkr_offer<K, R>(L, key, (unsigned)i, has, k, sk, si);
+  }
+}
+
 /* wpr warps (1, 2 or 4) per row, each over its slice of the row, so a block of 4 warps
  * takes 4 / wpr rows at a time; the first warp of a row takes the others' lists through
  * shared memory and writes the row's k values and positions. */
-template <typename K, int R>
+template <typename K, int R, int M>
 __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
     const K *__restrict__ in, size_t rows, size_t cols, unsigned k, gp_key_class c, int largest,
     unsigned wpr, K *values, unsigned long long *indices) {
@@ -201,6 +247,9 @@ __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
     if (r < rows) {
       const size_t lo = part * slice, hi = lo + slice < cols ? lo + slice : cols;
       size_t e = lo;
+      if (M > 0)
+        for (; e < hi; e += 32 * M)
+          gp_tkr_chunk<K, R, (M > 0 ? M : 1)>(L, row, e, hi, k, c, largest, s_key[warp], s_idx[warp]);
       for (; e + 32 * GP_TKR_UNROLL <= hi; e += 32 * GP_TKR_UNROLL) {
         K x[GP_TKR_UNROLL];
 #pragma unroll
@@ -258,21 +307,30 @@ static unsigned gp_tkr_warps_per_row(size_t rows, size_t cols) {
   return 1;
 }
 
+/* k <= 32: elements a lane holds in registers at a time (gp_tkr_chunk), for slices of at
+ * least 32 * GP_TKR_M_LONG elements, else 8; 0 offers every 32 elements in turn instead */
+#ifndef GP_TKR_CHUNKS
+#define GP_TKR_CHUNKS 1
+#endif
+#ifndef GP_TKR_M_LONG
+#define GP_TKR_M_LONG 32
+#endif
+
 /* the select kernel's blocks a SM, per instance and device (gp_resident_blocks' cache: asked
    once, a failed query cleared and taken as 1) */
-template <typename K, int R> struct gp_tkr_occ { static int per_sm[GP_RESIDENT_MAX_DEVICES]; };
-template <typename K, int R> int gp_tkr_occ<K, R>::per_sm[GP_RESIDENT_MAX_DEVICES];
+template <typename K, int R, int M> struct gp_tkr_occ { static int per_sm[GP_RESIDENT_MAX_DEVICES]; };
+template <typename K, int R, int M> int gp_tkr_occ<K, R, M>::per_sm[GP_RESIDENT_MAX_DEVICES];
 
-template <typename K, int R>
+template <typename K, int R, int M>
 static gp_status gp_tkr_launch(gp_context *ctx, const void *d_in, size_t rows, size_t cols,
                                size_t k, gp_key_class c, int largest, void *d_values,
                                uint64_t *d_indices) {
   const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
   const size_t blocks = (rows + GP_TKR_WARPS / wpr - 1) / (GP_TKR_WARPS / wpr);
-  const size_t cap = gp_resident_blocks(ctx, gp_topk_rows_select_kernel<K, R>, GP_TKR_THREADS,
-                                        gp_tkr_occ<K, R>::per_sm);
+  const size_t cap = gp_resident_blocks(ctx, gp_topk_rows_select_kernel<K, R, M>, GP_TKR_THREADS,
+                                        gp_tkr_occ<K, R, M>::per_sm);
   const unsigned g = (unsigned)(blocks < cap ? blocks : cap);
-  gp_topk_rows_select_kernel<K, R><<<g, GP_TKR_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+  gp_topk_rows_select_kernel<K, R, M><<<g, GP_TKR_THREADS, 0, (cudaStream_t)ctx->stream>>>(
       (const K *)d_in, rows, cols, (unsigned)k, c, largest, wpr, (K *)d_values,
       (unsigned long long *)d_indices);
   GP_LAUNCH_CHECK(ctx, "gp_topk_rows_select_kernel", g, GP_TKR_THREADS, 0);
@@ -283,9 +341,17 @@ template <typename K>
 static gp_status gp_tkr_dispatch(gp_context *ctx, const void *d_in, size_t rows, size_t cols,
                                  size_t k, gp_key_class c, int largest, void *d_values,
                                  uint64_t *d_indices) {
-  if (k <= 32) return gp_tkr_launch<K, 1>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  if (k <= 64) return gp_tkr_launch<K, 2>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  return gp_tkr_launch<K, 4>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  /* 8-byte keys: half the registers' worth of elements */
+  constexpr int ML = sizeof(K) == 8 ? GP_TKR_M_LONG / 2 : GP_TKR_M_LONG;
+  const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
+  if (k <= 32 && GP_TKR_CHUNKS) {
+    if ((cols + wpr - 1) / wpr >= 32 * (size_t)ML)
+      return gp_tkr_launch<K, 1, ML>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+    return gp_tkr_launch<K, 1, 8>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  }
+  if (k <= 32) return gp_tkr_launch<K, 1, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  if (k <= 64) return gp_tkr_launch<K, 2, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  return gp_tkr_launch<K, 4, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
 }
 
 extern "C" gp_status gp_cuda_topk_rows_select(gp_context *ctx, gp_dtype type, const void *d_in,
