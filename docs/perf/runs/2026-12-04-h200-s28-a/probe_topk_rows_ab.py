@@ -66,7 +66,7 @@ def case(label, t, k, largest=True, samples=25):
     base = med[first]
     cols = "  ".join("%s %8.1f (%.2fx)" % (n, med[n], base / med[n]) for n in libs)
     print("%-40s %s  torch %8.1f  torch/%s %.2fx  %s" % (
-        label, cols, med["torch"], names[-2], med["torch"] / med[names[-2]], "ok" if ok else "MISMATCH"),
+        label, cols, med["torch"], first, med["torch"] / base, "ok" if ok else "MISMATCH"),
         flush=True)
 
 
