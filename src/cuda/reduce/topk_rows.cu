@@ -195,11 +195,18 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
   static_assert(M >= 1 && M <= 32, "a lane's slots are the bits of one word");
   const unsigned lane = threadIdx.x & 31;
   K x[M];
+  /* every load issued before any is used: a lane past the end reads the last element
+     (a guarded load is a branch each, and the loads then wait one after another) */
 #pragma unroll
   for (int u = 0; u < M; u++) {
     const size_t i = e + (size_t)u * 32 + lane;
-    x[u] = i < hi ? (K)gp_topk_key((uint64_t)__ldg(row + i), sizeof(K) == 8, c, largest) : (K)~(K)0;
+    x[u] = __ldg(row + (i < hi ? i : hi - 1));
   }
+#pragma unroll
+  for (int u = 0; u < M; u++)
+    x[u] = e + (size_t)u * 32 + lane < hi
+               ? (K)gp_topk_key((uint64_t)x[u], sizeof(K) == 8, c, largest)
+               : (K)~(K)0;
   /* the lane's best: positions rise with u, so only a smaller key replaces (a lane's
      invalid tail, ~0 keys, never displaces a valid element) */
   K bk = x[0];
