@@ -37,6 +37,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <type_traits>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1082,8 +1083,9 @@ static gp_status rx_device_sort(gp_context *ctx, const K *kin, K *kbuf0, K *kbuf
 /* One sort of above the big block (GP_RX_CL_OVER_TILE: above the tile) up to a
  * cluster's capacity by one cluster (radix_cluster.cuh): blocks of GP_RX_CL_ITEMS keys a
  * thread, or of GP_RX_CL_WIDE_ITEMS for 4-byte keys alone beyond their reach; *done = 0
- * where another path must sort it. */
-template <typename K, typename V, bool PV>
+ * where another path must sort it. Values travel as VC and are written as V (an
+ * argsort's 8-byte indices as 4-byte places: rx_clustersort). */
+template <typename K, typename V, bool PV, typename VC = V>
 static gp_status rx_try_cluster(gp_context *ctx, const void *kin, const void *vin, void *kout,
                                 void *vout, u64 n, gp_key_class kind, int desc, rx_bounds b,
                                 int *done) {
@@ -1093,15 +1095,15 @@ static gp_status rx_try_cluster(gp_context *ctx, const void *kin, const void *vi
   u64 cap = 0;
   *done = 0;
   if (n <= lo) return GP_OK;
-  gp_status s = rx_cl_capacity<GP_RX_CL_ITEMS, K, V, PV>(ctx, &cap);
+  gp_status s = rx_cl_capacity<GP_RX_CL_ITEMS, K, VC, PV, V>(ctx, &cap);
   if (s || n <= cap) {
     *done = !s;
-    return s ? s : rx_launch_cluster<GP_RX_CL_ITEMS, K, V, PV>(ctx, a);
+    return s ? s : rx_launch_cluster<GP_RX_CL_ITEMS, K, VC, PV, V>(ctx, a);
   }
   if constexpr (WIDE > 0) {
-    if ((s = rx_cl_capacity<WIDE, K, V, PV>(ctx, &cap)) || n <= cap) {
+    if ((s = rx_cl_capacity<WIDE, K, VC, PV, V>(ctx, &cap)) || n <= cap) {
       *done = !s;
-      return s ? s : rx_launch_cluster<WIDE, K, V, PV>(ctx, a);
+      return s ? s : rx_launch_cluster<WIDE, K, VC, PV, V>(ctx, a);
     }
   }
   return GP_OK;
@@ -1216,7 +1218,9 @@ static gp_status rx_argsort_t(gp_context *ctx, gp_dtype kt, const void *keys, vo
   const gp_key_class kind = gp_key_class_of(kt);
   const rx_bounds b = rx_bounds_for<K, V, true>(ctx);
   int done;
-  gp_status s = rx_try_cluster<K, V, true>(ctx, keys, NULL, NULL, idx, n, kind, desc, b, &done);
+  /* 8-byte indices carried as 4-byte places by the cluster (radix_cluster.cuh) */
+  using VC = typename std::conditional<sizeof(V) == 8 && GP_RX_CL_NARROW_IDX, unsigned, V>::type;
+  gp_status s = rx_try_cluster<K, V, true, VC>(ctx, keys, NULL, NULL, idx, n, kind, desc, b, &done);
   if (s || done) return s;
   if (n <= b.tile_max) {
     rx_seg_args a = {keys, NULL, NULL, idx, NULL, 1, n, 0, 0, kind, desc, NULL};

@@ -41,8 +41,10 @@ template <int ITEMS, typename K, typename V, bool PV> struct rx_cl_smem {
 
 /* Grid: one cluster per segment (a.spans, else a.offsets; both NULL: the one segment
  * [0, a.n)) whose size is within a.min_size .. a.max_size (<= CL * TILE); other segments
- * are skipped. */
-template <int ITEMS, typename K, typename V, bool PV>
+ * are skipped. Values are carried as V and written as VO: an argsort (a.vin NULL) with
+ * 8-byte indices carries each key's place in its segment as 4 bytes (V = unsigned, VO =
+ * u64: a third less to move between the blocks every pass) and writes begin + place. */
+template <int ITEMS, typename K, typename V, bool PV, typename VO = V>
 __global__ void __launch_bounds__(GP_RX_CL_THREADS)
 rx_clustersort(rx_seg_args a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -50,6 +52,7 @@ rx_clustersort(rx_seg_args a) {
 #else
   constexpr int T = GP_RX_CL_THREADS, NP = rx_npass<K>();
   constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
+  constexpr bool NARROW = sizeof(VO) > sizeof(V); /* an argsort's places, widened on the way out */
   extern __shared__ __align__(16) unsigned char rx_smem_raw[];
   rx_cl_smem<ITEMS, K, V, PV> &s = *(rx_cl_smem<ITEMS, K, V, PV> *)rx_smem_raw;
   cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
@@ -69,7 +72,7 @@ rx_clustersort(rx_seg_args a) {
     const bool ok = local < count;
     const u64 g = begin + first + local;
     ek[i] = ok ? gp_key_enc(((const K *)a.kin)[g], a.kind, a.desc) : ~(K)0; /* pad */
-    if (PV) v[i] = !ok ? (V)0 : a.vin ? ((const V *)a.vin)[g] : (V)g;
+    if (PV) v[i] = !ok ? (V)0 : NARROW ? (V)(first + local) : a.vin ? ((const V *)a.vin)[g] : (V)g;
   }
   bool stored = false;
   for (int p = 0; p < NP; p++) {
@@ -113,7 +116,7 @@ rx_clustersort(rx_seg_args a) {
       const unsigned to = s.gstart[d] - s.r.dstart[d] + j;
       if (last) {
         if (a.kout) ((K *)a.kout)[begin + to] = gp_key_dec(k, a.kind, a.desc);
-        if (PV) ((V *)a.vout)[begin + to] = s.v[0][j];
+        if (PV) ((VO *)a.vout)[begin + to] = NARROW ? (VO)(begin + s.v[0][j]) : (VO)s.v[0][j];
       } else {
         cl.map_shared_rank(s.k[1], to / TILE)[to % TILE] = k;
         if (PV) cl.map_shared_rank(s.v[1], to / TILE)[to % TILE] = s.v[0][j];
@@ -140,7 +143,7 @@ rx_clustersort(rx_seg_args a) {
       if (local < count) {
         const u64 g = begin + first + local;
         if (a.kout) ((K *)a.kout)[g] = gp_key_dec(ek[i], a.kind, a.desc);
-        if (PV) ((V *)a.vout)[g] = v[i];
+        if (PV) ((VO *)a.vout)[g] = NARROW ? (VO)(begin + v[i]) : (VO)v[i];
       }
     }
   cl.sync(); /* no block leaves while another may still read its counts */
@@ -151,7 +154,7 @@ rx_clustersort(rx_seg_args a) {
  * 16 blocks' worth where clusters that large can be resident (asked once per device),
  * else 8 (the portable maximum); 0 where clusters are not used (before sm_90,
  * GP_RX_CLUSTER=0, or a block needing more shared memory than the GPU gives). */
-template <int ITEMS, typename K, typename V, bool PV>
+template <int ITEMS, typename K, typename V, bool PV, typename VO = V>
 static gp_status rx_cl_capacity(gp_context *ctx, u64 *cap) {
   constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
   const size_t most = ctx->smem_block ? ctx->smem_block : (size_t)-1;
@@ -159,15 +162,15 @@ static gp_status rx_cl_capacity(gp_context *ctx, u64 *cap) {
   if (!GP_RX_CLUSTER || ctx->info.arch < 90 || smem > most) return GP_OK;
   static unsigned long long ready, big; /* per device: common/per_device.h */
   if (!gp_dev_flag(&ready, ctx->device)) {
-    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV, VO>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV>,
+    GP_CUDA_TRY(ctx, cudaFuncSetAttribute(rx_clustersort<ITEMS, K, V, PV, VO>,
                                           cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchAttribute qa;
     const cudaLaunchConfig_t q =
         gp_cluster_config(&qa, 1, GP_RX_CL_MAX_BLOCKS, GP_RX_CL_THREADS, smem, 0);
     int nc = 0;
-    if (cudaOccupancyMaxActiveClusters(&nc, rx_clustersort<ITEMS, K, V, PV>, &q) == cudaSuccess && nc > 0)
+    if (cudaOccupancyMaxActiveClusters(&nc, rx_clustersort<ITEMS, K, V, PV, VO>, &q) == cudaSuccess && nc > 0)
       gp_dev_flag_set(&big, ctx->device);
     (void)cudaGetLastError(); /* a refusal is an answer, not an error to report later */
     gp_dev_flag_set(&ready, ctx->device);
@@ -179,7 +182,7 @@ static gp_status rx_cl_capacity(gp_context *ctx, u64 *cap) {
 
 /* Launches rx_clustersort for a.nseg segments of up to a.max_size keys, at most the
  * capacity rx_cl_capacity gave (which readied the kernel on this device). */
-template <int ITEMS, typename K, typename V, bool PV>
+template <int ITEMS, typename K, typename V, bool PV, typename VO = V>
 static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a) {
   constexpr unsigned TILE = rx_cl_tile<ITEMS, K>();
   constexpr size_t smem = sizeof(rx_cl_smem<ITEMS, K, V, PV>);
@@ -187,7 +190,7 @@ static gp_status rx_launch_cluster(gp_context *ctx, const rx_seg_args &a) {
   cudaLaunchAttribute attr;
   const cudaLaunchConfig_t cfg = gp_cluster_config(&attr, (unsigned)a.nseg, CL, GP_RX_CL_THREADS,
                                                    smem, (cudaStream_t)ctx->stream);
-  GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, rx_clustersort<ITEMS, K, V, PV>, a));
+  GP_CUDA_TRY(ctx, cudaLaunchKernelEx(&cfg, rx_clustersort<ITEMS, K, V, PV, VO>, a));
   GP_LAUNCH_CHECK(ctx, "rx_clustersort", cfg.gridDim.x, cfg.blockDim.x, cfg.dynamicSmemBytes);
   return GP_OK;
 }

@@ -222,6 +222,11 @@
 #ifndef GP_RX_CL_MAX_BLOCKS
 #define GP_RX_CL_MAX_BLOCKS 16
 #endif
+/* An argsort with 8-byte indices by one cluster carries each key's place as 4 bytes and
+   widens it on the way out (0: carries the 8-byte index) */
+#ifndef GP_RX_CL_NARROW_IDX
+#define GP_RX_CL_NARROW_IDX 1
+#endif
 
 /* AUTO (src/api/sort.c): 4-byte keys alone go to bitonic up to 2^GP_RX_AUTO_LOG2_KEYS
    keys (bitonic's cluster sort measured 2.3x CUB at 2^16, docs/perf/sort.md), radix
