@@ -101,14 +101,9 @@ __device__ __forceinline__ unsigned gp_tkr_rank(const K *sk, const unsigned *si,
   return pos;
 }
 
-/* Many lanes beat the threshold at once (rows that rise: every element a new best): the
- * 32 candidates (the others as sentinels) are sorted across the warp (bitonic), then
- * merged with the list by ranks through the warp's shared scratch sk/si (32 * R + 32
- * entries): an entry's new place is its own plus the count of the other side before it
- * (list entries first on ties, so places are unique), and places past 32 * R fall off. */
-template <typename K, int R>
-__device__ __forceinline__ void gp_tkr_merge32(gp_tkr_list<K, R> &L, K ck, unsigned ci, unsigned k,
-                                            K *sk, unsigned *si) {
+/* The warp's 32 (key, position) pairs sorted across its lanes (bitonic), lane l holding
+ * the l-th smallest. */
+template <typename K> __device__ __forceinline__ void gp_tkr_sort32(K &ck, unsigned &ci) {
   const unsigned lane = threadIdx.x & 31;
 #pragma unroll
   for (unsigned size = 2; size <= 32; size <<= 1)
@@ -122,6 +117,18 @@ __device__ __forceinline__ void gp_tkr_merge32(gp_tkr_list<K, R> &L, K ck, unsig
         ci = oi;
       }
     }
+}
+
+/* Many lanes beat the threshold at once (rows that rise: every element a new best): the
+ * 32 candidates (the others as sentinels) are sorted across the warp (bitonic), then
+ * merged with the list by ranks through the warp's shared scratch sk/si (32 * R + 32
+ * entries): an entry's new place is its own plus the count of the other side before it
+ * (list entries first on ties, so places are unique), and places past 32 * R fall off. */
+template <typename K, int R>
+__device__ __forceinline__ void gp_tkr_merge32(gp_tkr_list<K, R> &L, K ck, unsigned ci, unsigned k,
+                                            K *sk, unsigned *si) {
+  const unsigned lane = threadIdx.x & 31;
+  gp_tkr_sort32<K>(ck, ci);
   K *ckeys = sk + 32 * R;
   unsigned *cidx = si + 32 * R;
 #pragma unroll
@@ -181,17 +188,35 @@ __device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsign
   }
 }
 
+/* k <= 32: elements a lane holds in registers at a time (gp_tkr_chunk), for slices of at
+ * least 32 * GP_TKR_M_LONG elements, else 8; 0 offers every 32 elements in turn instead.
+ * GP_TKR_FIRST_SORT=0 merges a slice's first lane bests into the empty list instead of
+ * sorting them into it. GP_TKR_MIN_BLOCKS: the select kernel's blocks a SM asked of the
+ * compiler (__launch_bounds__). */
+#ifndef GP_TKR_CHUNKS
+#define GP_TKR_CHUNKS 1
+#endif
+#ifndef GP_TKR_M_LONG
+#define GP_TKR_M_LONG 32
+#endif
+#ifndef GP_TKR_FIRST_SORT
+#define GP_TKR_FIRST_SORT 1
+#endif
+#ifndef GP_TKR_MIN_BLOCKS
+#define GP_TKR_MIN_BLOCKS 1
+#endif
+
 /* k <= 32 (R = 1): a chunk of 32 * M elements of a warp's slice [e, hi), in registers. Each
- * lane offers its best element first (the first chunk of a row: the 32 lane bests sorted
- * become the list, whose k-th entry is then a tight threshold: at least k elements are as
- * good); then only the lanes' other elements that beat that threshold are offered, read
+ * lane offers its best element first (the first chunk of a slice, `first`: the 32 lane
+ * bests, sorted, are the list, whose k-th entry is then a tight threshold: at least k
+ * elements are as good); then only the lanes' other elements that beat that threshold are offered, read
  * again (a few on random data: about 2 in a row of 1024 for k = 8, where offering every
  * 32 elements in turn inserted about 24). Elements not offered were worse than a
  * threshold the list has only tightened since, so the list's first k stay the best k. */
 template <typename K, int R, int M>
 __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row, size_t e, size_t hi,
-                                             unsigned k, gp_key_class c, int largest, K *sk,
-                                             unsigned *si) {
+                                             bool first, unsigned k, gp_key_class c, int largest,
+                                             K *sk, unsigned *si) {
   static_assert(M >= 1 && M <= 32, "a lane's slots are the bits of one word");
   const unsigned lane = threadIdx.x & 31;
   K x[M];
@@ -217,7 +242,17 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
       bk = x[u];
       bu = u;
     }
-  gp_tkr_offer<K, R>(L, bk, (unsigned)(e + (size_t)bu * 32 + lane), e + lane < hi, k, sk, si);
+  unsigned bi = (unsigned)(e + (size_t)bu * 32 + lane);
+  if (R == 1 && first && GP_TKR_FIRST_SORT) {
+    if (e + lane >= hi) bi = 0xffffffffu; /* no element: the list's sentinel */
+    gp_tkr_sort32<K>(bk, bi);
+    L.key[0] = bk;
+    L.idx[0] = bi;
+    L.tk = __shfl_sync(GP_TKR_FULL, bk, (int)k - 1);
+    L.ti = __shfl_sync(GP_TKR_FULL, bi, (int)k - 1);
+  } else {
+    gp_tkr_offer<K, R>(L, bk, bi, e + lane < hi, k, sk, si);
+  }
   unsigned slots = 0;
 #pragma unroll
   for (int u = 0; u < M; u++) {
@@ -238,7 +273,7 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
  * takes 4 / wpr rows at a time; the first warp of a row takes the others' lists through
  * shared memory and writes the row's k values and positions. */
 template <typename K, int R, int M>
-__global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
+__global__ __launch_bounds__(GP_TKR_THREADS, GP_TKR_MIN_BLOCKS) void gp_topk_rows_select_kernel(
     const K *__restrict__ in, size_t rows, size_t cols, unsigned k, gp_key_class c, int largest,
     unsigned wpr, K *values, unsigned long long *indices) {
   __shared__ K s_key[GP_TKR_WARPS][32 * R + 32]; /* a warp's list, then the batch scratch */
@@ -256,7 +291,8 @@ __global__ __launch_bounds__(GP_TKR_THREADS) void gp_topk_rows_select_kernel(
       size_t e = lo;
       if (M > 0)
         for (; e < hi; e += 32 * M)
-          gp_tkr_chunk<K, R, (M > 0 ? M : 1)>(L, row, e, hi, k, c, largest, s_key[warp], s_idx[warp]);
+          gp_tkr_chunk<K, R, (M > 0 ? M : 1)>(L, row, e, hi, e == lo, k, c, largest, s_key[warp],
+                                              s_idx[warp]);
       for (; e + 32 * GP_TKR_UNROLL <= hi; e += 32 * GP_TKR_UNROLL) {
         K x[GP_TKR_UNROLL];
 #pragma unroll
@@ -314,14 +350,6 @@ static unsigned gp_tkr_warps_per_row(size_t rows, size_t cols) {
   return 1;
 }
 
-/* k <= 32: elements a lane holds in registers at a time (gp_tkr_chunk), for slices of at
- * least 32 * GP_TKR_M_LONG elements, else 8; 0 offers every 32 elements in turn instead */
-#ifndef GP_TKR_CHUNKS
-#define GP_TKR_CHUNKS 1
-#endif
-#ifndef GP_TKR_M_LONG
-#define GP_TKR_M_LONG 32
-#endif
 
 /* the select kernel's blocks a SM, per instance and device (gp_resident_blocks' cache: asked
    once, a failed query cleared and taken as 1) */
