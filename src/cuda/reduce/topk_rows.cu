@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <type_traits>
 
 #define GP_TKR_WARPS 4
 #define GP_TKR_THREADS (GP_TKR_WARPS * 32)
@@ -206,66 +207,87 @@ __device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsign
 #define GP_TKR_MIN_BLOCKS 1
 #endif
 
-/* k <= 32 (R = 1): a chunk of 32 * M elements of a warp's slice [e, hi), in registers. Each
- * lane offers its best element first (the first chunk of a slice, `first`: the 32 lane
- * bests, sorted, are the list, whose k-th entry is then a tight threshold: at least k
- * elements are as good); then only the lanes' other elements that beat that threshold are offered, read
- * again (a few on random data: about 2 in a row of 1024 for k = 8, where offering every
- * 32 elements in turn inserted about 24). Elements not offered were worse than a
- * threshold the list has only tightened since, so the list's first k stay the best k. */
-template <typename K, int R, int M>
-__device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row, size_t e, size_t hi,
-                                             bool first, unsigned k, gp_key_class c, int largest,
-                                             K *sk, unsigned *si) {
+/* gp_topk_key's order for one key class and direction as x ^ (x's sign spread & a) ^ b:
+ * three operations an element where the class and direction are not known at compile
+ * time (floats: all bits flipped when negative, else the top bit; signed: the top bit;
+ * largest first: every bit flipped too). */
+template <typename K> struct gp_tkr_code {
+  K a, b;
+};
+template <typename K>
+__device__ __forceinline__ gp_tkr_code<K> gp_tkr_code_of(gp_key_class c, int largest) {
+  const K top = (K)1 << (sizeof(K) * 8 - 1);
+  gp_tkr_code<K> q;
+  q.a = c == GP_KEY_FLOAT ? (K)(top - 1) : (K)0;
+  q.b = (c == GP_KEY_UNSIGNED ? (K)0 : top) ^ (largest ? (K)~(K)0 : (K)0);
+  return q;
+}
+template <typename K> __device__ __forceinline__ K gp_tkr_enc(K x, gp_tkr_code<K> q) {
+  typedef typename std::make_signed<K>::type S;
+  return x ^ ((K)((S)x >> (sizeof(K) * 8 - 1)) & q.a) ^ q.b;
+}
+
+/* k <= 32 (R = 1): a chunk of 32 * M elements of a warp's slice [e, hi), in registers
+ * (FULL: all of them in the slice). Each lane offers its best element first (the first
+ * chunk of a slice, `first`: the 32 lane bests, sorted, are the list, whose k-th entry is
+ * then a tight threshold: at least k elements are as good); then only its other elements
+ * whose keys are at most the threshold's are offered (read again; the offer compares
+ * positions on equal keys): a few on random data, about 2 in a row of 1024 for k = 8,
+ * where offering every 32 elements in turn inserted about 24. Elements not offered were
+ * worse than a threshold the list has only tightened since, so the list's first k stay
+ * the best k. An element costs a load, its key (three operations), a min, two compares. */
+template <typename K, int R, int M, bool FULL>
+__device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row, unsigned e,
+                                             unsigned hi, bool first, unsigned k,
+                                             gp_tkr_code<K> q, K *sk, unsigned *si) {
   static_assert(M >= 1 && M <= 32, "a lane's slots are the bits of one word");
   const unsigned lane = threadIdx.x & 31;
   K x[M];
-  /* every load issued before any is used: a lane past the end reads the last element
-     (a guarded load is a branch each, and the loads then wait one after another) */
+  /* every load issued before any is used (a guarded load is a branch, and the loads then
+     wait one after another); past the end a lane reads the last element */
 #pragma unroll
   for (int u = 0; u < M; u++) {
-    const size_t i = e + (size_t)u * 32 + lane;
-    x[u] = __ldg(row + (i < hi ? i : hi - 1));
+    const unsigned i = e + (unsigned)u * 32 + lane;
+    x[u] = __ldg(row + (FULL || i < hi ? i : hi - 1));
   }
 #pragma unroll
-  for (int u = 0; u < M; u++)
-    x[u] = e + (size_t)u * 32 + lane < hi
-               ? (K)gp_topk_key((uint64_t)x[u], sizeof(K) == 8, c, largest)
-               : (K)~(K)0;
-  /* the lane's best: positions rise with u, so only a smaller key replaces (a lane's
-     invalid tail, ~0 keys, never displaces a valid element) */
+  for (int u = 0; u < M; u++) {
+    x[u] = gp_tkr_enc<K>(x[u], q);
+    if (!FULL && e + (unsigned)u * 32 + lane >= hi) x[u] = (K)~(K)0;
+  }
+  /* the lane's best: the smallest key, the first of equal ones (positions rise with u;
+     the ~0 keys past the end come after every element) */
   K bk = x[0];
-  int bu = 0;
 #pragma unroll
-  for (int u = 1; u < M; u++)
-    if (x[u] < bk) {
-      bk = x[u];
-      bu = u;
-    }
-  unsigned bi = (unsigned)(e + (size_t)bu * 32 + lane);
+  for (int u = 1; u < M; u++) bk = x[u] < bk ? x[u] : bk;
+  unsigned eq = 0;
+#pragma unroll
+  for (int u = 0; u < M; u++) eq |= (unsigned)(x[u] == bk) << u;
+  const int bu = __ffs((int)eq) - 1;
+  unsigned bi = e + (unsigned)bu * 32 + lane;
+  const bool bvalid = FULL || e + lane < hi;
   if (R == 1 && first && GP_TKR_FIRST_SORT) {
-    if (e + lane >= hi) bi = 0xffffffffu; /* no element: the list's sentinel */
+    if (!bvalid) bi = 0xffffffffu; /* no element: the list's sentinel */
     gp_tkr_sort32<K>(bk, bi);
     L.key[0] = bk;
     L.idx[0] = bi;
     L.tk = __shfl_sync(GP_TKR_FULL, bk, (int)k - 1);
     L.ti = __shfl_sync(GP_TKR_FULL, bi, (int)k - 1);
   } else {
-    gp_tkr_offer<K, R>(L, bk, bi, e + lane < hi, k, sk, si);
+    gp_tkr_offer<K, R>(L, bk, bi, bvalid, k, sk, si);
   }
   unsigned slots = 0;
 #pragma unroll
-  for (int u = 0; u < M; u++) {
-    const size_t i = e + (size_t)u * 32 + lane;
-    slots |= (unsigned)(u != bu && i < hi && gp_tkr_less(x[u], (unsigned)i, L.tk, L.ti)) << u;
-  }
+  for (int u = 0; u < M; u++)
+    slots |= (unsigned)(x[u] <= L.tk && (FULL || e + (unsigned)u * 32 + lane < hi)) << u;
+  slots &= ~(1u << bu);
   while (__any_sync(GP_TKR_FULL, slots != 0)) {
     const bool has = slots != 0;
     const int u = has ? __ffs((int)slots) - 1 : 0;
     slots &= slots - 1;
-    const size_t i = e + (size_t)u * 32 + lane;
-    const K key = has ? (K)gp_topk_key((uint64_t)__ldg(row + i), sizeof(K) == 8, c, largest) : (K)~(K)0;
-    gp_tkr_offer<K, R>(L, key, (unsigned)i, has, k, sk, si);
+    const unsigned i = e + (unsigned)u * 32 + lane;
+    const K key = has ? gp_tkr_enc<K>(__ldg(row + i), q) : (K)~(K)0;
+    gp_tkr_offer<K, R>(L, key, i, has, k, sk, si);
   }
 }
 
@@ -289,10 +311,18 @@ __global__ __launch_bounds__(GP_TKR_THREADS, GP_TKR_MIN_BLOCKS) void gp_topk_row
     if (r < rows) {
       const size_t lo = part * slice, hi = lo + slice < cols ? lo + slice : cols;
       size_t e = lo;
-      if (M > 0)
-        for (; e < hi; e += 32 * M)
-          gp_tkr_chunk<K, R, (M > 0 ? M : 1)>(L, row, e, hi, e == lo, k, c, largest, s_key[warp],
-                                              s_idx[warp]);
+      if (M > 0) { /* cols < 2^31: positions in 32 bits */
+        constexpr int MC = M > 0 ? M : 1;
+        const gp_tkr_code<K> q = gp_tkr_code_of<K>(c, largest);
+        unsigned ec = (unsigned)lo;
+        for (; ec + 32 * MC <= (unsigned)hi; ec += 32 * MC)
+          gp_tkr_chunk<K, R, MC, true>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
+                                       s_key[warp], s_idx[warp]);
+        if (ec < (unsigned)hi)
+          gp_tkr_chunk<K, R, MC, false>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
+                                        s_key[warp], s_idx[warp]);
+        e = hi;
+      }
       for (; e + 32 * GP_TKR_UNROLL <= hi; e += 32 * GP_TKR_UNROLL) {
         K x[GP_TKR_UNROLL];
 #pragma unroll
