@@ -245,10 +245,11 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
   K x[M];
   /* every load issued before any is used (a guarded load is a branch, and the loads then
      wait one after another); past the end a lane reads the last element */
+  const K *p = row + e + lane; /* full chunks: one address, constant offsets */
 #pragma unroll
   for (int u = 0; u < M; u++) {
     const unsigned i = e + (unsigned)u * 32 + lane;
-    x[u] = __ldg(row + (FULL || i < hi ? i : hi - 1));
+    x[u] = FULL ? __ldg(p + u * 32) : __ldg(row + (i < hi ? i : hi - 1));
   }
 #pragma unroll
   for (int u = 0; u < M; u++) {
