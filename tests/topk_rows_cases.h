@@ -1,6 +1,7 @@
 /* gp_topk_rows cases shared by test_topk_rows (CPU) and test_topk_rows_gpu: every dtype
- * and order, rows of 1 .. 9000 elements (CUDA splits the long ones over 2 or 4 warps), k
- * from 1 to the whole row (CUDA's select lists of 32, 64 and 128 and the sorts above),
+ * and order, rows of 1 .. 9000 elements (CUDA splits the long ones over 2 or 4 warps;
+ * 1024 and 4096: whole register chunks of the select, one and two a warp), k from 1 to
+ * the whole row (CUDA's select lists of 32, 64 and 128 and the sorts above),
  * data with many ties (and NaN, -0, inf for floats); each call's rows checked against
  * gp_topk of that row alone on the reference (CPU) context, bit for bit. */
 #ifndef GP_TEST_TOPK_ROWS_CASES_H
@@ -59,7 +60,8 @@ static size_t tr_check(gp_context *ctx, gp_context *ref, gp_dtype t, const void 
 
 static size_t tr_matrix(gp_context *ctx, gp_context *ref) {
   static const size_t shapes[][2] = {{1, 1},     {7, 5},    {300, 64}, {33, 1000},
-                                     {2000, 17}, {5, 9000}, {3, 2500}};
+                                     {2000, 17}, {5, 9000}, {3, 2500}, {64, 1024},
+                                     {40, 4096}};
   size_t checked = 0;
   check_seed(11);
   for (int t = 0; t < GP_DTYPE_COUNT; t++)

@@ -189,11 +189,12 @@ __device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsign
   }
 }
 
-/* k <= 32: elements a lane holds in registers at a time (gp_tkr_chunk), for slices of at
- * least 32 * GP_TKR_M_LONG elements, else 8; 0 offers every 32 elements in turn instead.
- * GP_TKR_FIRST_SORT=0 merges a slice's first lane bests into the empty list instead of
- * sorting them into it. GP_TKR_MIN_BLOCKS: the select kernel's blocks a SM asked of the
- * compiler (__launch_bounds__). */
+/* Elements a lane holds in registers at a time (gp_tkr_chunk), for slices of at least
+ * 32 * GP_TKR_M_LONG elements, else 8; GP_TKR_CHUNKS=0 offers every 32 elements in turn
+ * instead (the path before 2026-12-04's twenty-eighth session). GP_TKR_FIRST_SORT=0
+ * merges a slice's first lane bests (k <= 32) into the empty list instead of sorting them
+ * into it. GP_TKR_MIN_BLOCKS: the select kernel's blocks a SM asked of the compiler
+ * (__launch_bounds__). */
 #ifndef GP_TKR_CHUNKS
 #define GP_TKR_CHUNKS 1
 #endif
@@ -227,16 +228,18 @@ template <typename K> __device__ __forceinline__ K gp_tkr_enc(K x, gp_tkr_code<K
   return x ^ ((K)((S)x >> (sizeof(K) * 8 - 1)) & q.a) ^ q.b;
 }
 
-/* k <= 32 (R = 1): a chunk of 32 * M elements of a warp's slice [e, hi), in registers
- * (FULL: all of them in the slice). Each lane offers its best element first (the first
- * chunk of a slice, `first`: the 32 lane bests, sorted, are the list, whose k-th entry is
- * then a tight threshold: at least k elements are as good); then only its other elements
- * whose keys are at most the threshold's are offered (read again; the offer compares
- * positions on equal keys): a few on random data, about 2 in a row of 1024 for k = 8,
- * where offering every 32 elements in turn inserted about 24. Elements not offered were
- * worse than a threshold the list has only tightened since, so the list's first k stay
- * the best k. An element costs a load, its key (three operations), a min, two compares. */
-template <typename K, int R, int M, bool FULL>
+/* A chunk of 32 * M elements of a warp's slice [e, hi), in registers (FULL: all of them
+ * in the slice). Each lane splits its M into G groups (G = 1 for k <= 32, 4 for k <= 64,
+ * 8 above) and offers each group's best element first: k <= 32 and the first chunk of a
+ * slice (`first`): the 32 lane bests, sorted, are the list. The list's k-th entry is then
+ * a tight threshold (at least k offered elements are as good), and only the lanes' other
+ * elements whose keys are at most the threshold's are offered (read again; the offer
+ * compares positions on equal keys): on random rows of 1024, k = 8, about 2, where
+ * offering every 32 elements in turn inserted about 24; for k = 64, 128 the 128 or 256
+ * group bests take most of the top k. Elements not offered were worse than a threshold
+ * the list has only tightened since, so the list's first k stay the best k. An element
+ * costs a load, its key (three operations), a min, two compares. */
+template <typename K, int R, int M, int G, bool FULL>
 __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row, unsigned e,
                                              unsigned hi, bool first, unsigned k,
                                              gp_tkr_code<K> q, K *sk, unsigned *si) {
@@ -256,32 +259,39 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
     x[u] = gp_tkr_enc<K>(x[u], q);
     if (!FULL && e + (unsigned)u * 32 + lane >= hi) x[u] = (K)~(K)0;
   }
-  /* the lane's best: the smallest key, the first of equal ones (positions rise with u;
+  /* each group's best: the smallest key, the first of equal ones (positions rise with u;
      the ~0 keys past the end come after every element) */
-  K bk = x[0];
+  static_assert(M % G == 0, "groups of equal size");
+  constexpr int GS = M / G;
+  unsigned bests = 0; /* the slots offered as a group's best */
 #pragma unroll
-  for (int u = 1; u < M; u++) bk = x[u] < bk ? x[u] : bk;
-  unsigned eq = 0;
+  for (int g = 0; g < G; g++) {
+    K bk = x[g * GS];
 #pragma unroll
-  for (int u = 0; u < M; u++) eq |= (unsigned)(x[u] == bk) << u;
-  const int bu = __ffs((int)eq) - 1;
-  unsigned bi = e + (unsigned)bu * 32 + lane;
-  const bool bvalid = FULL || e + lane < hi;
-  if (R == 1 && first && GP_TKR_FIRST_SORT) {
-    if (!bvalid) bi = 0xffffffffu; /* no element: the list's sentinel */
-    gp_tkr_sort32<K>(bk, bi);
-    L.key[0] = bk;
-    L.idx[0] = bi;
-    L.tk = __shfl_sync(GP_TKR_FULL, bk, (int)k - 1);
-    L.ti = __shfl_sync(GP_TKR_FULL, bi, (int)k - 1);
-  } else {
-    gp_tkr_offer<K, R>(L, bk, bi, bvalid, k, sk, si);
+    for (int u = g * GS + 1; u < (g + 1) * GS; u++) bk = x[u] < bk ? x[u] : bk;
+    unsigned eq = 0;
+#pragma unroll
+    for (int u = g * GS; u < (g + 1) * GS; u++) eq |= (unsigned)(x[u] == bk) << u;
+    const int bu = __ffs((int)eq) - 1;
+    bests |= 1u << bu;
+    unsigned bi = e + (unsigned)bu * 32 + lane;
+    const bool bvalid = FULL || e + (unsigned)(g * GS) * 32 + lane < hi;
+    if (G == 1 && R == 1 && first && GP_TKR_FIRST_SORT) {
+      if (!bvalid) bi = 0xffffffffu; /* no element: the list's sentinel */
+      gp_tkr_sort32<K>(bk, bi);
+      L.key[0] = bk;
+      L.idx[0] = bi;
+      L.tk = __shfl_sync(GP_TKR_FULL, bk, (int)k - 1);
+      L.ti = __shfl_sync(GP_TKR_FULL, bi, (int)k - 1);
+    } else {
+      gp_tkr_offer<K, R>(L, bk, bi, bvalid, k, sk, si);
+    }
   }
   unsigned slots = 0;
 #pragma unroll
   for (int u = 0; u < M; u++)
     slots |= (unsigned)(x[u] <= L.tk && (FULL || e + (unsigned)u * 32 + lane < hi)) << u;
-  slots &= ~(1u << bu);
+  slots &= ~bests;
   while (__any_sync(GP_TKR_FULL, slots != 0)) {
     const bool has = slots != 0;
     const int u = has ? __ffs((int)slots) - 1 : 0;
@@ -314,13 +324,14 @@ __global__ __launch_bounds__(GP_TKR_THREADS, GP_TKR_MIN_BLOCKS) void gp_topk_row
       size_t e = lo;
       if (M > 0) { /* cols < 2^31: positions in 32 bits */
         constexpr int MC = M > 0 ? M : 1;
+        constexpr int G = R == 1 ? 1 : (R == 2 ? 4 : 8) < MC ? (R == 2 ? 4 : 8) : MC;
         const gp_tkr_code<K> q = gp_tkr_code_of<K>(c, largest);
         unsigned ec = (unsigned)lo;
         for (; ec + 32 * MC <= (unsigned)hi; ec += 32 * MC)
-          gp_tkr_chunk<K, R, MC, true>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
+          gp_tkr_chunk<K, R, MC, G, true>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
                                        s_key[warp], s_idx[warp]);
         if (ec < (unsigned)hi)
-          gp_tkr_chunk<K, R, MC, false>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
+          gp_tkr_chunk<K, R, MC, G, false>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
                                         s_key[warp], s_idx[warp]);
         e = hi;
       }
@@ -403,21 +414,28 @@ static gp_status gp_tkr_launch(gp_context *ctx, const void *d_in, size_t rows, s
   return GP_OK;
 }
 
+/* the chunk length for the slice (8-byte keys: half the registers' worth of elements) */
+template <typename K, int R>
+static gp_status gp_tkr_pick(gp_context *ctx, const void *d_in, size_t rows, size_t cols, size_t k,
+                             gp_key_class c, int largest, void *d_values, uint64_t *d_indices) {
+#if GP_TKR_CHUNKS
+  constexpr int ML = sizeof(K) == 8 ? GP_TKR_M_LONG / 2 : GP_TKR_M_LONG;
+  const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
+  if ((cols + wpr - 1) / wpr >= 32 * (size_t)ML)
+    return gp_tkr_launch<K, R, ML>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  return gp_tkr_launch<K, R, 8>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+#else
+  return gp_tkr_launch<K, R, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+#endif
+}
+
 template <typename K>
 static gp_status gp_tkr_dispatch(gp_context *ctx, const void *d_in, size_t rows, size_t cols,
                                  size_t k, gp_key_class c, int largest, void *d_values,
                                  uint64_t *d_indices) {
-  /* 8-byte keys: half the registers' worth of elements */
-  constexpr int ML = sizeof(K) == 8 ? GP_TKR_M_LONG / 2 : GP_TKR_M_LONG;
-  const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
-  if (k <= 32 && GP_TKR_CHUNKS) {
-    if ((cols + wpr - 1) / wpr >= 32 * (size_t)ML)
-      return gp_tkr_launch<K, 1, ML>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-    return gp_tkr_launch<K, 1, 8>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  }
-  if (k <= 32) return gp_tkr_launch<K, 1, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  if (k <= 64) return gp_tkr_launch<K, 2, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  return gp_tkr_launch<K, 4, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  if (k <= 32) return gp_tkr_pick<K, 1>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  if (k <= 64) return gp_tkr_pick<K, 2>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  return gp_tkr_pick<K, 4>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
 }
 
 extern "C" gp_status gp_cuda_topk_rows_select(gp_context *ctx, gp_dtype type, const void *d_in,
