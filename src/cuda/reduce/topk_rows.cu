@@ -2,12 +2,14 @@
  *  - k <= GP_CUDA_TOPK_ROWS_SELECT_K: gp_cuda_topk_rows_select, one read of each row by 1,
  *    2 or 4 warps (longer rows, more warps). A warp keeps its best 32 * R composites
  *    (core/topk.h's key, position) sorted across its lanes and the k-th best as a
- *    threshold; each step the lanes compare 32 elements with it, and the few that beat
- *    it (a ballot) go into the list one at a time, or as a sorted batch merged by ranks
- *    when 8 or more pass at once (rising rows). On random rows almost every element
- *    costs a comparison alone. The warps of a row meet in shared memory. Composites are
- *    unique (positions differ), so ties go to the lower position and the result equals
- *    gp_topk of the row.
+ *    threshold. It reads its slice in chunks of 32 x M elements into registers
+ *    (gp_tkr_chunk): each lane's best (k > 32: the bests of 4 or 8 groups of its
+ *    elements) go into the list first, which makes the threshold tight, and then only the
+ *    few elements at most the threshold are offered. Candidates beating the threshold go
+ *    into the list one at a time, or as a sorted batch merged by ranks when 8 or more pass
+ *    at once. (k = 65 .. 128 with 8-byte keys or short slices: every 32 elements offered in
+ *    turn.) The warps of a row meet in shared memory. Composites are unique (positions
+ *    differ), so ties go to the lower position and the result equals gp_topk of the row.
  *  - larger k, 4-byte types: each element becomes one 64-bit composite (key << 32 | its
  *    position in the row), unique within the row, the rows are sorted as equal segments
  *    of keys alone (gp_sort_segments) and gp_cuda_topk_rows_composite_gather takes each
@@ -260,22 +262,23 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
     if (!FULL && e + (unsigned)u * 32 + lane >= hi) x[u] = (K)~(K)0;
   }
   /* each group's best: the smallest key, the first of equal ones (positions rise with u;
-     the ~0 keys past the end come after every element) */
+     the ~0 keys past the end come after every element). Group g is slots g, g + G, ...:
+     spread over the chunk, so on rows that rise or fall the group bests are the chunk's
+     best elements (groups of neighbours offered a batch a span, then most of the rest) */
   static_assert(M % G == 0, "groups of equal size");
-  constexpr int GS = M / G;
   unsigned bests = 0; /* the slots offered as a group's best */
 #pragma unroll
   for (int g = 0; g < G; g++) {
-    K bk = x[g * GS];
+    K bk = x[g];
 #pragma unroll
-    for (int u = g * GS + 1; u < (g + 1) * GS; u++) bk = x[u] < bk ? x[u] : bk;
+    for (int u = g + G; u < M; u += G) bk = x[u] < bk ? x[u] : bk;
     unsigned eq = 0;
 #pragma unroll
-    for (int u = g * GS; u < (g + 1) * GS; u++) eq |= (unsigned)(x[u] == bk) << u;
+    for (int u = g; u < M; u += G) eq |= (unsigned)(x[u] == bk) << u;
     const int bu = __ffs((int)eq) - 1;
     bests |= 1u << bu;
     unsigned bi = e + (unsigned)bu * 32 + lane;
-    const bool bvalid = FULL || e + (unsigned)(g * GS) * 32 + lane < hi;
+    const bool bvalid = FULL || e + (unsigned)g * 32 + lane < hi;
     if (G == 1 && R == 1 && first && GP_TKR_FIRST_SORT) {
       if (!bvalid) bi = 0xffffffffu; /* no element: the list's sentinel */
       gp_tkr_sort32<K>(bk, bi);
@@ -421,9 +424,21 @@ static gp_status gp_tkr_pick(gp_context *ctx, const void *d_in, size_t rows, siz
 #if GP_TKR_CHUNKS
   constexpr int ML = sizeof(K) == 8 ? GP_TKR_M_LONG / 2 : GP_TKR_M_LONG;
   const unsigned wpr = gp_tkr_warps_per_row(rows, cols);
-  if ((cols + wpr - 1) / wpr >= 32 * (size_t)ML)
-    return gp_tkr_launch<K, R, ML>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
-  return gp_tkr_launch<K, R, 8>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  const bool whole = (cols + wpr - 1) / wpr >= 32 * (size_t)ML;
+  /* k = 65 .. 128: 8 batches of group bests a chunk pay for 4-byte keys in chunks of 32
+     a lane (16384 x 1024 f32 1.36-1.55x faster), not for 8-byte keys or short slices
+     (f64 1.5x, 65536 x 256 1.2x slower: s28-e), which keep offering 32 at a time */
+  if constexpr (R == 4 && sizeof(K) == 8) {
+    return gp_tkr_launch<K, R, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  } else if constexpr (R == 4) {
+    if (whole)
+      return gp_tkr_launch<K, R, ML>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+    return gp_tkr_launch<K, R, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  } else {
+    if (whole)
+      return gp_tkr_launch<K, R, ML>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+    return gp_tkr_launch<K, R, 8>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
+  }
 #else
   return gp_tkr_launch<K, R, 0>(ctx, d_in, rows, cols, k, c, largest, d_values, d_indices);
 #endif
