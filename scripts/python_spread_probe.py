@@ -1,5 +1,8 @@
-"""Why one Python process times gpuprims.topk of rows ~60 us slower than the next (s28-final):
-in this process, 200 samples of the bench's timer (flush, synchronize, events) around
+"""Why one Python process times gpuprims.topk of rows ~60 us slower than the next
+(docs/perf/python.md, s28-final; not yet run: the twenty-eighth session had no device
+time left). Run it in several processes one after the other on the GPU machine:
+  GPUPRIMS_LIBRARY=build/libgpuprims.so PYTHONPATH=python python3 scripts/python_spread_probe.py
+In this process, 200 samples of the bench's timer (flush, synchronize, events) around
 gpuprims.topk(t, 8) of 16384 x 1024 f32, with the host time of the call (perf_counter),
 of the bare C call through ctypes (outputs made once), of torch.empty for the outputs,
 and of torch.topk beside them; medians and 90th percentiles, the CPU the thread ran on
