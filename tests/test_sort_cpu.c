@@ -379,6 +379,32 @@ static void check_table_6_11(void) {
   }
 }
 
+/* gp_key_code_of + gp_key32/64_coded (the top-k rows kernel's branch-free keys) equal
+ * gp_key32/64_enc for every class and direction: the special values, each top and low
+ * bit pattern, and random bits. */
+static void check_key_code(void) {
+  for (int c = GP_KEY_UNSIGNED; c <= GP_KEY_FLOAT; c++)
+    for (int desc = 0; desc < 2; desc++) {
+      const gp_key_code q32 = gp_key_code_of((gp_key_class)c, desc, 0);
+      const gp_key_code q64 = gp_key_code_of((gp_key_class)c, desc, 1);
+      for (int i = 0; i < 16 + 4096; i++) {
+        const uint32_t u = i < 16 ? sc_special32[i] : (uint32_t)check_rand64();
+        CHECK(gp_key32_coded(u, q32) == gp_key32_enc(u, (gp_key_class)c, desc));
+      }
+      for (int i = 0; i < 14 + 4096; i++) {
+        const uint64_t u = i < 14 ? sc_special64[i] : check_rand64();
+        CHECK(gp_key64_coded(u, q64) == gp_key64_enc(u, (gp_key_class)c, desc));
+      }
+      const uint32_t e32[] = {0, 1, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu};
+      const uint64_t e64[] = {0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull,
+                              0x8000000000000001ull, ~0ull};
+      for (int i = 0; i < 6; i++) {
+        CHECK(gp_key32_coded(e32[i], q32) == gp_key32_enc(e32[i], (gp_key_class)c, desc));
+        CHECK(gp_key64_coded(e64[i], q64) == gp_key64_enc(e64[i], (gp_key_class)c, desc));
+      }
+    }
+}
+
 /* A failed call leaves keys and values exactly as they were. */
 static void check_bad_input(void) {
   enum { N = 100 };
@@ -434,6 +460,7 @@ int main(void) {
   ctx = check_cpu_context();
   check_seed(12345);
   check_table_6_11();
+  check_key_code();
   check_bad_input();
 
   /* sizes: 0..3, and 2^k - 1, 2^k, 2^k + 1 up to 2^16 */

@@ -65,6 +65,29 @@ GP_KC_FN uint64_t gp_key64_dec(uint64_t u, gp_key_class c, int desc) {
   return u;
 }
 
+/* gp_key32_enc / gp_key64_enc with the class and direction folded into two constants,
+ * for loops that encode many keys of one type (topk_rows.cu): enc(u) = u ^ (u's top bit
+ * spread & a) ^ b, three operations and no branch (floats: all bits flipped when
+ * negative, else the top bit; signed: the top bit; descending: every bit flipped too).
+ * wide: 8-byte keys. Equal to gp_key32_enc / gp_key64_enc for every u (test_sort_cpu). */
+typedef struct gp_key_code {
+  uint64_t a, b;
+} gp_key_code;
+GP_KC_FN gp_key_code gp_key_code_of(gp_key_class c, int desc, int wide) {
+  const uint64_t top = wide ? 0x8000000000000000ull : 0x80000000ull;
+  const uint64_t all = wide ? ~0ull : 0xffffffffull;
+  gp_key_code q;
+  q.a = c == GP_KEY_FLOAT ? top - 1 : 0;
+  q.b = (c == GP_KEY_UNSIGNED ? 0 : top) ^ (desc ? all : 0);
+  return q;
+}
+GP_KC_FN uint32_t gp_key32_coded(uint32_t u, gp_key_code q) {
+  return u ^ ((0u - (u >> 31)) & (uint32_t)q.a) ^ (uint32_t)q.b;
+}
+GP_KC_FN uint64_t gp_key64_coded(uint64_t u, gp_key_code q) {
+  return u ^ ((0ull - (u >> 63)) & q.a) ^ q.b;
+}
+
 /* ---- Program 6.17's index helpers ------------------------------------------------ */
 /* Inserts a 0 bit at position `which_bit` of th (the bits at and above it move up). */
 GP_KC_FN uint64_t gp_insert_zero(uint64_t th, unsigned which_bit) {
@@ -87,6 +110,10 @@ GP_KC_FN unsigned gp_which_bit(uint64_t stage) {
 GP_KC_FN uint32_t gp_key_enc(uint32_t u, gp_key_class c, int desc) { return gp_key32_enc(u, c, desc); }
 GP_KC_FN unsigned long long gp_key_enc(unsigned long long u, gp_key_class c, int desc) {
   return gp_key64_enc(u, c, desc);
+}
+GP_KC_FN uint32_t gp_key_coded(uint32_t u, gp_key_code q) { return gp_key32_coded(u, q); }
+GP_KC_FN unsigned long long gp_key_coded(unsigned long long u, gp_key_code q) {
+  return gp_key64_coded(u, q);
 }
 GP_KC_FN uint32_t gp_key_dec(uint32_t u, gp_key_class c, int desc) { return gp_key32_dec(u, c, desc); }
 GP_KC_FN unsigned long long gp_key_dec(unsigned long long u, gp_key_class c, int desc) {

@@ -22,7 +22,6 @@
 
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include <type_traits>
 
 #define GP_TKR_WARPS 4
 #define GP_TKR_THREADS (GP_TKR_WARPS * 32)
@@ -210,26 +209,6 @@ __device__ __forceinline__ void gp_tkr_offer(gp_tkr_list<K, R> &L, K key, unsign
 #define GP_TKR_MIN_BLOCKS 1
 #endif
 
-/* gp_topk_key's order for one key class and direction as x ^ (x's sign spread & a) ^ b:
- * three operations an element where the class and direction are not known at compile
- * time (floats: all bits flipped when negative, else the top bit; signed: the top bit;
- * largest first: every bit flipped too). */
-template <typename K> struct gp_tkr_code {
-  K a, b;
-};
-template <typename K>
-__device__ __forceinline__ gp_tkr_code<K> gp_tkr_code_of(gp_key_class c, int largest) {
-  const K top = (K)1 << (sizeof(K) * 8 - 1);
-  gp_tkr_code<K> q;
-  q.a = c == GP_KEY_FLOAT ? (K)(top - 1) : (K)0;
-  q.b = (c == GP_KEY_UNSIGNED ? (K)0 : top) ^ (largest ? (K)~(K)0 : (K)0);
-  return q;
-}
-template <typename K> __device__ __forceinline__ K gp_tkr_enc(K x, gp_tkr_code<K> q) {
-  typedef typename std::make_signed<K>::type S;
-  return x ^ ((K)((S)x >> (sizeof(K) * 8 - 1)) & q.a) ^ q.b;
-}
-
 /* A chunk of 32 * M elements of a warp's slice [e, hi), in registers (FULL: all of them
  * in the slice). Each lane splits its M into G groups (G = 1 for k <= 32, 4 for k <= 64,
  * 8 above) and offers each group's best element first: k <= 32 and the first chunk of a
@@ -240,11 +219,11 @@ template <typename K> __device__ __forceinline__ K gp_tkr_enc(K x, gp_tkr_code<K
  * offering every 32 elements in turn inserted about 24; for k = 64, 128 the 128 or 256
  * group bests take most of the top k. Elements not offered were worse than a threshold
  * the list has only tightened since, so the list's first k stay the best k. An element
- * costs a load, its key (three operations), a min, two compares. */
+ * costs a load, its key (three operations: gp_key_coded), a min, two compares. */
 template <typename K, int R, int M, int G, bool FULL>
 __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row, unsigned e,
                                              unsigned hi, bool first, unsigned k,
-                                             gp_tkr_code<K> q, K *sk, unsigned *si) {
+                                             gp_key_code q, K *sk, unsigned *si) {
   static_assert(M >= 1 && M <= 32, "a lane's slots are the bits of one word");
   const unsigned lane = threadIdx.x & 31;
   K x[M];
@@ -258,7 +237,7 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
   }
 #pragma unroll
   for (int u = 0; u < M; u++) {
-    x[u] = gp_tkr_enc<K>(x[u], q);
+    x[u] = gp_key_coded(x[u], q);
     if (!FULL && e + (unsigned)u * 32 + lane >= hi) x[u] = (K)~(K)0;
   }
   /* each group's best: the smallest key, the first of equal ones (positions rise with u;
@@ -300,7 +279,7 @@ __device__ __forceinline__ void gp_tkr_chunk(gp_tkr_list<K, R> &L, const K *row,
     const int u = has ? __ffs((int)slots) - 1 : 0;
     slots &= slots - 1;
     const unsigned i = e + (unsigned)u * 32 + lane;
-    const K key = has ? gp_tkr_enc<K>(__ldg(row + i), q) : (K)~(K)0;
+    const K key = has ? gp_key_coded(__ldg(row + i), q) : (K)~(K)0;
     gp_tkr_offer<K, R>(L, key, i, has, k, sk, si);
   }
 }
@@ -328,7 +307,7 @@ __global__ __launch_bounds__(GP_TKR_THREADS, GP_TKR_MIN_BLOCKS) void gp_topk_row
       if (M > 0) { /* cols < 2^31: positions in 32 bits */
         constexpr int MC = M > 0 ? M : 1;
         constexpr int G = R == 1 ? 1 : (R == 2 ? 4 : 8) < MC ? (R == 2 ? 4 : 8) : MC;
-        const gp_tkr_code<K> q = gp_tkr_code_of<K>(c, largest);
+        const gp_key_code q = gp_key_code_of(c, largest, sizeof(K) == 8);
         unsigned ec = (unsigned)lo;
         for (; ec + 32 * MC <= (unsigned)hi; ec += 32 * MC)
           gp_tkr_chunk<K, R, MC, G, true>(L, row, ec, (unsigned)hi, ec == (unsigned)lo, k, q,
