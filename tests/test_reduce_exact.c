@@ -147,6 +147,102 @@ static void test_narrow(void) {
   CHECK_MSG(bad == 0, "gp_xs_narrow_f32 differs from the exact rounding on %lu pairs", bad);
 }
 
+/* A float with exponent field f (1..254) and a random 24-bit significand whose top and
+ * bottom bits are set (the widest a value of that binade can be), random sign when
+ * mixed, else positive. */
+static float edge_value(int f, int mixed) {
+  const uint32_t m = (uint32_t)(check_rand64() & 0x7fffffu) | 0x400001u;
+  const uint32_t u = ((uint32_t)f << 23) | m | (mixed && (check_rand64() & 1) ? 0x80000000u : 0u);
+  float x;
+  memcpy(&x, &u, 4);
+  return x;
+}
+
+static int ceil_log2(size_t n) {
+  int k = 0;
+  while (((size_t)1 << k) < n) k++;
+  return k;
+}
+
+/* The CPU sums F32 blocks of up to 2048 by plain double additions when ceil(log2 n) +
+ * fmax - fmin <= 29 (reduce_exact_cpu.c, xb_block_body). Data right at that bound and one
+ * and two binades past it, the widest significands, mostly one sign so the partial sums
+ * grow: past the bound a plain double sum would round, so a test off by one fails here.
+ * Also subnormals (field 0 counts as 1), zeros among the values, blocks that fail
+ * among blocks that pass (more than the chunk's allowance), and the sign of an exact
+ * zero across blocks. */
+static void test_bounded_blocks(void) {
+  const size_t sizes[] = {1, 2, 3, 16, 17, 100, 1000, 2047, 2048, 2049, 4099, 65536 + 2048 + 5};
+  float *x = (float *)malloc(sizeof(float) * (65536 + 2048 + 5));
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+    const size_t n = sizes[si];
+    const int k = ceil_log2(n < 2048 ? n : 2048);
+    for (int extra = 0; extra <= 2; extra++)
+      for (int mixed = 0; mixed <= 1; mixed++)
+        for (int sub = 0; sub <= 1; sub++) {
+          const int range = 29 - k + extra;
+          const int fmin = sub ? 1 : 40, fmax = fmin + range;
+          for (size_t i = 0; i < n; i++) {
+            if (i % 5 == 2) x[i] = edge_value(fmin, 1);
+            else if (i % 11 == 7) x[i] = (i & 1) ? 0.0f : -0.0f;
+            else x[i] = edge_value(fmax, mixed);
+            if (sub && i % 5 == 2) { /* a subnormal: field 0, the same unit as field 1 */
+              uint32_t u;
+              memcpy(&u, &x[i], 4);
+              u &= 0x807fffffu;
+              memcpy(&x[i], &u, 4);
+            }
+          }
+          char what[96];
+          snprintf(what, sizeof what, "bounded n=%zu range=%d mixed=%d subnormal=%d", n, range,
+                   mixed, sub);
+          check_f32(x, n, what);
+        }
+  }
+  /* One binade past the bound a plain double sum can round where the float result
+   * sees it: n = 2^k values, n - 2 of field fmax summing to T = 2^P + 2^(P-24) (a float
+   * tie, P = fmin - 97), and two of field fmin = fmax - (30 - k) adding 2^(P-53). The
+   * exact sum is above the tie (rounds up); a double holding T + 2^(P-53) needs 54 bits,
+   * rounds it to T (even), which then rounds down: one float off. */
+  for (int k = 3; k <= 11; k++) {
+    const size_t m = (size_t)1 << k;
+    const int fmin = 60, fmax = fmin + 30 - k, P = fmin - 97;
+    const double T = ldexp(1.0, P) + ldexp(1.0, P - 24), grain = ldexp(1.0, fmax - 150);
+    const double v = floor(T / (double)(m - 2) / grain) * grain;
+    for (size_t i = 0; i < m - 3; i++) x[i] = (float)v;
+    x[m - 3] = (float)(T - (double)(m - 3) * v);
+    x[m - 2] = ldexpf(1.0f + ldexpf(1.0f, -23), fmin - 127);
+    x[m - 1] = -ldexpf(1.0f, fmin - 127);
+    uint32_t u0, u1;
+    memcpy(&u0, &x[0], 4);
+    memcpy(&u1, &x[m - 3], 4);
+    CHECK_MSG((int)(u0 >> 23) == fmax && (int)(u1 >> 23) == fmax, "tie case k=%d: fields %u %u",
+              k, u0 >> 23, u1 >> 23);
+    char what[64];
+    snprintf(what, sizeof what, "bounded: a tie one binade past the bound, n=%zu", m);
+    check_f32(x, m, what);
+    shuffle(x, m, 4);
+    check_f32(x, m, what);
+  }
+  /* blocks that pass and fail in one chunk: every third block spans 60 binades */
+  const size_t n = 65536 + 2048 + 5;
+  for (size_t i = 0; i < n; i++) {
+    const int wide = (i / 2048) % 3 == 1;
+    x[i] = edge_value(wide && i % 2 ? 30 : 90, 1);
+  }
+  check_f32(x, n, "bounded: wide blocks among narrow ones");
+  /* -0 throughout is -0; one +0 or a cancelling pair in a later block makes it +0 */
+  for (size_t i = 0; i < 5000; i++) x[i] = -0.0f;
+  check_f32(x, 5000, "bounded: all -0");
+  x[4500] = 0.0f;
+  check_f32(x, 5000, "bounded: -0 and one +0");
+  x[4500] = -0.0f;
+  x[3000] = 1.5f;
+  x[3001] = -1.5f;
+  check_f32(x, 5000, "bounded: -0 and a cancelling pair");
+  free(x);
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_fast_add();
@@ -157,6 +253,7 @@ int main(void) {
   test_random();
   test_dense();
   test_threads();
+  test_bounded_blocks();
   gp_destroy(ctx);
   return check_summary("test_reduce_exact");
 }

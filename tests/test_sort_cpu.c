@@ -144,7 +144,7 @@ static void check_offsets_matrix(void) {
 
 /* Argsort and stable pairs: every type, around the cut-overs and digit boundaries. */
 static void check_argsort_matrix(void) {
-  const size_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 255, 256, 257, 2047, 2048,
+  const size_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1023, 1024, 1025, 2047, 2048,
                           2049, 4095, 4096, 4097, 65535, 65536, 65537, 300001};
   const size_t ns = sizeof sizes / sizeof *sizes;
   for (int t = 0; t < GP_DTYPE_COUNT; t++)

@@ -45,6 +45,9 @@ struct gp_context {
    * GP_CPU_SCRATCH_KEEP bytes so repeated sorts do not fault in fresh pages each time */
   void *cpu_scratch;
   size_t cpu_scratch_bytes;
+  /* the CUDA runtime said this process has no driver or no device (gp_mem_kind_of):
+   * every pointer is host memory, asked no more (a CPU context's small calls) */
+  int no_cuda;
 };
 
 /* Records a printf-style message and returns `status`. Every failure goes through it. */

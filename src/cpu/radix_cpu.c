@@ -303,6 +303,18 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
   return GP_OK;
 }
 
+/* One short range (2 .. RX_CACHE_KEYS keys) in one thread: keys alone of up to vmax by
+ * the vector networks (cpu/vsort.h, same bits), else the serial radix sort in w. */
+static void rx_short(const rx_ops *ops, size_t kb, int vb, size_t vmax, char *k, char *v,
+                     size_t len, gp_key_class c, int desc, rx_thread *w) {
+  if (len <= vmax) {
+    if (kb == 4) gp_cpu_vsort32((uint32_t *)k, len, c, desc);
+    else gp_cpu_vsort64((uint64_t *)k, len, c, desc);
+    return;
+  }
+  ops->serial(k, vb ? v : NULL, len, c, desc, w);
+}
+
 /* Sorts the ranges [offs[i], offs[i+1]) (or equal ones of seg when offs is NULL): short
  * ones side by side, one per thread, long ones one after the other with all threads. */
 static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, void *values,
@@ -320,6 +332,13 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
     }
   }
   if (longest <= 1) return GP_OK;
+  const rx_ops *ops = rx_ops_for(kb, vb);
+  /* short runs of keys alone: the vector networks (cpu/vsort.h), same bits */
+  const size_t vmax = vb ? 0 : kb == 4 ? gp_cpu_vsort32_max() : gp_cpu_vsort64_max();
+  if (nseg == 1 && longest <= vmax) { /* no scratch to plan, no OpenMP region */
+    rx_short(ops, kb, vb, vmax, (char *)keys, NULL, longest, c, desc, NULL);
+    return GP_OK;
+  }
   const int par = longest > RX_CACHE_KEYS;
   rx_work wk;
   rx_big big;
@@ -327,29 +346,32 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
   gp_status s = rx_scratch(ctx, &wk, &big, kb, vb, par ? RX_CACHE_KEYS : longest_short, par,
                            par ? longest : 0, 0, &owned);
   if (s) return s;
-  const rx_ops *ops = rx_ops_for(kb, vb);
   long long ns = (long long)nseg;
-  /* short runs of keys alone: the vector networks (cpu/vsort.h), same bits */
-  const size_t vmax = vb ? 0 : kb == 4 ? gp_cpu_vsort32_max() : gp_cpu_vsort64_max();
-  if (longest_short > 1) {
+  /* an OpenMP region, even one an if clause keeps to one thread, costs a team and a
+     wake-up (~0.3 us on the 2-core box): one range, or one thread, sorts without it */
+  const int team = wk.nthreads > 1 && nseg > 1;
+  if (longest_short > 1 && !team) {
+    for (long long i = 0; i < ns; i++) {
+      size_t off = offs ? (size_t)offs[i] : (size_t)i * seg;
+      size_t len = offs ? (size_t)(offs[i + 1] - offs[i]) : seg;
+      if (len > 1 && len <= RX_CACHE_KEYS)
+        rx_short(ops, kb, vb, vmax, (char *)keys + off * kb,
+                 vb ? (char *)values + off * (size_t)vb : NULL, len, c, desc, &wk.threads[0]);
+    }
+  } else if (longest_short > 1) {
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(wk.nthreads) schedule(dynamic, 1) if (wk.nthreads > 1 && nseg > 1)
+#pragma omp parallel for num_threads(wk.nthreads) schedule(dynamic, 1)
 #endif
     for (long long i = 0; i < ns; i++) {
       size_t off = offs ? (size_t)offs[i] : (size_t)i * seg;
       size_t len = offs ? (size_t)(offs[i + 1] - offs[i]) : seg;
       if (len <= 1 || len > RX_CACHE_KEYS) continue;
-      if (len <= vmax) {
-        if (kb == 4) gp_cpu_vsort32((uint32_t *)keys + off, len, c, desc);
-        else gp_cpu_vsort64((uint64_t *)keys + off, len, c, desc);
-        continue;
-      }
       int t = 0;
 #ifdef _OPENMP
       t = omp_get_thread_num();
 #endif
-      ops->serial((char *)keys + off * kb, vb ? (char *)values + off * (size_t)vb : NULL, len,
-                  c, desc, &wk.threads[t]);
+      rx_short(ops, kb, vb, vmax, (char *)keys + off * kb,
+               vb ? (char *)values + off * (size_t)vb : NULL, len, c, desc, &wk.threads[t]);
     }
   }
   for (long long i = 0; par && i < ns; i++) {
@@ -374,6 +396,22 @@ gp_status gp_cpu_sort_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb,
   return rx_segments(ctx, kt, keys, vb, values, offsets, nseg, 0, order);
 }
 
+/* Argsort of n <= gp_cpu_vsort64_max() 4-byte keys: each key encoded into the high half
+ * of an 8-byte word and its index into the low half, the words sorted by the vector
+ * network (cpu/vsort.h): distinct words, so their order is the stable order of the keys;
+ * the low halves are the indices. In indices itself for 8-byte indices. */
+static void argsort_composite(const uint32_t *k, int ib, void *indices, size_t n,
+                              gp_key_class c, int desc) {
+  uint64_t local[GP_VSORT64_MAX];
+  uint64_t *w = ib == 8 ? (uint64_t *)indices : local;
+  for (size_t i = 0; i < n; i++) w[i] = (uint64_t)gp_key32_enc(k[i], c, desc) << 32 | i;
+  gp_cpu_vsort64(w, n, GP_KEY_UNSIGNED, 0);
+  if (ib == 8)
+    for (size_t i = 0; i < n; i++) w[i] &= 0xffffffffu;
+  else
+    for (size_t i = 0; i < n; i++) ((uint32_t *)indices)[i] = (uint32_t)w[i];
+}
+
 gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtype it,
                          void *indices, size_t n, gp_order order) {
   if (n == 0) return GP_OK;
@@ -381,6 +419,10 @@ gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtyp
   const int ib = (int)gp_dtype_size(it), par = n > RX_CACHE_KEYS;
   const gp_key_class c = gp_key_class_of(kt);
   const int desc = order == GP_DESCENDING;
+  if (kb == 4 && n <= gp_cpu_vsort64_max()) {
+    argsort_composite((const uint32_t *)keys, ib, indices, n, c, desc);
+    return GP_OK;
+  }
   rx_work wk;
   rx_big big;
   void *owned;
