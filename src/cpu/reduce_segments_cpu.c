@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#define GP_SEG_GRAB 16384
+
 /* MIN/MAX of an empty segment: the identity (+inf / -inf, the type's max / min) */
 static void empty_value(gp_op op, gp_dtype type, void *o) {
   const int mx = op == GP_MAX;
@@ -29,8 +31,12 @@ gp_status gp_cpu_reduce_segments(gp_context *ctx, gp_op op, gp_dtype type, const
   const size_t es = gp_dtype_size(type), osize = gp_dtype_size(gp_reduce_out_type(op, type));
   const ptrdiff_t ns = (ptrdiff_t)nseg;
   int failed = 0;
+  /* a thread takes segments of about GP_SEG_GRAB elements at a time (at least 16) */
+  const size_t avg = offsets ? (size_t)(offsets[nseg] - offsets[0]) / (nseg ? nseg : 1) : row_len;
+  const int grab = avg * 16 >= GP_SEG_GRAB ? 16 : (int)(GP_SEG_GRAB / (avg ? avg : 1));
+  (void)grab; /* without OpenMP */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) if (nseg > 1)
+#pragma omp parallel for schedule(dynamic, grab) if (nseg > 1)
 #endif
   for (ptrdiff_t s = 0; s < ns; s++) {
     const size_t b = offsets ? offsets[s] : (size_t)s * row_len;

@@ -7,6 +7,7 @@
  *  - larger k: the stable argsort of the whole input (radix_cpu.c), its first k. */
 #include "cpu/topk_cpu.h"
 #include "cpu/sort_cpu.h"
+#include "cpu/vsort.h"
 #include "core/topk.h"
 
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #define TK_SELECT_DIV 16
 #define TK_SELECT_MAX ((size_t)1 << 16) /* each thread's buffer: at most 2 MiB */
 #define TK_PAR_MIN ((size_t)1 << 16)  /* below this many elements, one thread */
+/* rows of 4-byte keys up to this long are sorted whole (see gp_cpu_topk_rows) */
+#define TK_ROW_SORT_MAX 256
 
 typedef struct topk_pair {
   uint64_t key, idx;
@@ -30,6 +33,22 @@ static int pair_worse(const topk_pair *a, const topk_pair *b) {
 static int cmp_pair(const void *a, const void *b) {
   const topk_pair *x = (const topk_pair *)a, *y = (const topk_pair *)b;
   return pair_worse(x, y) - pair_worse(y, x);
+}
+
+/* a[0..m) in order: insertion for the short lists of rows and small k (qsort's calls
+ * through a pointer cost more than the whole sort there), qsort beyond */
+#define TK_INSERTION_MAX 32
+static void sort_pairs(topk_pair *a, size_t m) {
+  if (m > TK_INSERTION_MAX) {
+    qsort(a, m, sizeof *a, cmp_pair);
+    return;
+  }
+  for (size_t i = 1; i < m; i++) {
+    const topk_pair x = a[i];
+    size_t j = i;
+    for (; j > 0 && pair_worse(&a[j - 1], &x); j--) a[j] = a[j - 1];
+    a[j] = x;
+  }
 }
 
 static void swap_pairs(topk_pair *a, size_t i, size_t j) {
@@ -148,7 +167,7 @@ static gp_status topk_select(gp_dtype type, const char *in, size_t n, size_t k,
     m += got[t];
   }
   select_best(buf, m, k);
-  qsort(buf, k, sizeof *buf, cmp_pair);
+  sort_pairs(buf, k);
   for (size_t j = 0; j < k; j++) ix[j] = buf[j].idx;
   gather(in, es, ix, k, values, indices);
   free(buf);
@@ -182,7 +201,12 @@ gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t co
   nt = omp_get_max_threads();
 #endif
   if ((size_t)nt > rows) nt = (int)rows;
-  topk_pair *buf = (topk_pair *)malloc((size_t)nt * 2 * k * sizeof *buf);
+  /* short rows of 4-byte keys: each row's key:index words sorted whole by the vector
+     network (cpu/vsort.h), its first k taken: distinct words, so ties go to the lower
+     index as in best_of; the per-thread buffer holds a row of words */
+  const int comp = es == 4 && cols <= TK_ROW_SORT_MAX && cols <= gp_cpu_vsort64_max();
+  const size_t per = comp && cols > 2 * k ? (cols + 1) / 2 : 2 * k; /* pairs: 16 bytes */
+  topk_pair *buf = (topk_pair *)malloc((size_t)nt * per * sizeof *buf);
   uint64_t *ix = (uint64_t *)malloc((size_t)nt * k * sizeof *ix);
   if (!buf || !ix) {
     free(buf);
@@ -198,13 +222,25 @@ gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t co
 #ifdef _OPENMP
     t = omp_get_thread_num();
 #endif
-    topk_pair *b = buf + (size_t)t * 2 * k;
+    topk_pair *b = buf + (size_t)t * per;
     uint64_t *x = ix + (size_t)t * k;
     const char *row = (const char *)in + (size_t)r * cols * es;
-    const size_t m = es == 4 ? best_of4(row, 0, cols, k, c, largest, b)
-                             : best_of8(row, 0, cols, k, c, largest, b);
-    qsort(b, m, sizeof *b, cmp_pair);
-    for (size_t j = 0; j < m; j++) x[j] = b[j].idx;
+    size_t m = k;
+    if (comp) {
+      uint64_t *w = (uint64_t *)(void *)b;
+      for (size_t j = 0; j < cols; j++) {
+        uint32_t u;
+        memcpy(&u, row + j * 4, 4);
+        w[j] = gp_topk_key(u, 0, c, largest) << 32 | j;
+      }
+      gp_cpu_vsort64(w, cols, GP_KEY_UNSIGNED, 0);
+      for (size_t j = 0; j < k; j++) x[j] = w[j] & 0xffffffffu;
+    } else {
+      m = es == 4 ? best_of4(row, 0, cols, k, c, largest, b)
+                  : best_of8(row, 0, cols, k, c, largest, b);
+      sort_pairs(b, m);
+      for (size_t j = 0; j < m; j++) x[j] = b[j].idx;
+    }
     gather(row, es, x, m, values ? (char *)values + (size_t)r * k * es : NULL,
            indices ? indices + (size_t)r * k : NULL);
   }
