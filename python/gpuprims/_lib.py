@@ -171,3 +171,7 @@ reduce_device_bare = _bare("gp_reduce_device")  # the same, both arrays on the G
 sort_bare = _bare("gp_sort")          # (ctx, dtype, keys, n, order, algo)
 argsort_bare = _bare("gp_argsort")    # (ctx, dtype, keys, idx dtype, idx, n, order)
 sort_copy_bare = _bare("gp_sort_copy")  # (ctx, dtype, in, out, n, order, algo)
+argreduce_bare = _bare("gp_argreduce")  # (ctx, op, dtype, in, n, value out, index out)
+reduce_rows_bare = _bare("gp_reduce_rows")  # (ctx, op, dtype, in, rows, cols, out)
+# (ctx, op, dtype, in, offsets, nseg, out)
+reduce_segments_offsets_bare = _bare("gp_reduce_segments_offsets")
