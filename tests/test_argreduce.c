@@ -5,6 +5,10 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include <math.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 static gp_context *ctx;
 
@@ -115,9 +119,34 @@ static void test_positions(void) {
   free(x);
 }
 
+/* Subnormal floats under the caller's DAZ (x86: subnormal inputs read as zero) still
+ * rank by their bits: the largest and smallest of 5000 subnormals, planted after the
+ * first 2048-element block, and the first of two equal ones. */
+static void test_flush_modes(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  const size_t n = 5000;
+  float *f = (float *)malloc(n * sizeof *f);
+  for (size_t i = 0; i < n; i++) f[i] = ldexpf(1.0f + (float)(i % 7), -140);
+  f[4000] = ldexpf(100.0f, -140);
+  f[4500] = ldexpf(100.0f, -140);
+  f[3000] = ldexpf(0.5f, -140);
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(csr | 0x8040u);
+  uint64_t mx = 0, mn = 0;
+  const gp_status a = gp_argreduce(ctx, GP_MAX, GP_F32, f, n, NULL, &mx);
+  const gp_status b = gp_argreduce(ctx, GP_MIN, GP_F32, f, n, NULL, &mn);
+  _mm_setcsr(csr);
+  CHECK_MSG(a == GP_OK && b == GP_OK, "DAZ argreduce: %s", gp_last_error(ctx));
+  CHECK_EQ_U64(mx, 4000);
+  CHECK_EQ_U64(mn, 3000);
+  free(f);
+#endif
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_errors();
+  test_flush_modes();
   ac_test_matrix();
   test_threads();
   test_positions();

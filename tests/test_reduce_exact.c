@@ -7,6 +7,9 @@
 #include "core/exact_sum.h"
 
 #include <stdlib.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -243,6 +246,45 @@ static void test_bounded_blocks(void) {
   free(x);
 }
 
+/* The caller's thread with x86's DAZ and FTZ set (subnormals read and written as zero,
+ * as under torch.set_flush_denormal(True)): the sums of subnormal data still equal the
+ * exact sum rounded once (the library clears both flags for its own float work, on
+ * every thread, and puts the caller's back). The references are computed first, with
+ * IEEE arithmetic; under the flags only bits are compared. */
+static void test_flush_modes(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  const size_t sizes[] = {3, 100, 2048, 5000, 300001};
+  const size_t nmax = 300001;
+  float *f = (float *)malloc(nmax * sizeof *f);
+  double *d = (double *)malloc(nmax * sizeof *d);
+  check_seed(77);
+  for (size_t i = 0; i < nmax; i++) {
+    f[i] = gen_f32(K_SUBNORMAL, i);
+    d[i] = gen_f64(K_SUBNORMAL, i, nmax);
+  }
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+    const size_t n = sizes[si];
+    const uint32_t want_f = canon32(xr_sum_f32(f, n));
+    const uint64_t want_d = canon64(xr_sum_f64(d, n));
+    const unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040u);
+    float gf;
+    double gd;
+    const gp_status sf = gp_reduce(ctx, GP_SUM, GP_F32, f, n, &gf, GP_REDUCE_AUTO);
+    const gp_status sd = gp_reduce(ctx, GP_SUM, GP_F64, d, n, &gd, GP_REDUCE_AUTO);
+    const unsigned after = _mm_getcsr();
+    _mm_setcsr(csr);
+    CHECK_MSG(sf == GP_OK && sd == GP_OK, "DAZ/FTZ n=%zu: %s", n, gp_last_error(ctx));
+    CHECK_MSG(bits32(gf) == want_f, "DAZ/FTZ f32 n=%zu: %08x, want %08x", n, bits32(gf), want_f);
+    CHECK_MSG(bits64(gd) == want_d, "DAZ/FTZ f64 n=%zu: %016llx, want %016llx", n,
+              (unsigned long long)bits64(gd), (unsigned long long)want_d);
+    CHECK_MSG((after & 0x8040u) == 0x8040u, "DAZ/FTZ n=%zu: the caller's MXCSR was not restored", n);
+  }
+  free(f);
+  free(d);
+#endif
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_fast_add();
@@ -254,6 +296,7 @@ int main(void) {
   test_dense();
   test_threads();
   test_bounded_blocks();
+  test_flush_modes();
   gp_destroy(ctx);
   return check_summary("test_reduce_exact");
 }

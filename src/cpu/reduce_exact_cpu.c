@@ -424,12 +424,14 @@ static void chunk_f32_blocks(const float *x, size_t cnt, int avx512, int avx2, i
 static void sum_chunks(gp_dtype type, const void *in, size_t n, size_t c0, size_t c1,
                        int avx512, int avx2, int64_t *acc) {
   const size_t esize = type == GP_F32 ? 4 : 8;
+  const unsigned csr = gp_cpu_ieee_begin();
   for (size_t c = c0; c < c1; c++) {
     size_t lo = c * GP_XS_CPU_CHUNK, cnt = n - lo < GP_XS_CPU_CHUNK ? n - lo : GP_XS_CPU_CHUNK;
     const char *p = (const char *)in + lo * esize;
     if (type == GP_F32) chunk_f32_blocks((const float *)p, cnt, avx512, avx2, acc);
     else chunk_expansions(type, p, cnt, avx512, avx2, acc);
   }
+  gp_cpu_ieee_end(csr);
 }
 
 void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc) {
@@ -511,17 +513,17 @@ static int sum_try_expansions(gp_dtype type, const void *in, size_t n, void *out
 }
 
 gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
-  if (type == GP_F32 && n <= GP_XB_BLOCK) { /* one block: no accumulator to round */
-    double s;
-    if (xb_try((const float *)in, n, gp_cpu_avx512(), gp_cpu_avx2(), &s)) {
-      const float r = (float)s; /* s is exact: rounded once; no NaN here */
-      memcpy(out, &r, sizeof r);
-      return GP_OK;
-    }
+  const unsigned csr = gp_cpu_ieee_begin(); /* sum_chunks sets each worker's own */
+  double s;
+  if (type == GP_F32 && n <= GP_XB_BLOCK && /* one block: no accumulator to round */
+      xb_try((const float *)in, n, gp_cpu_avx512(), gp_cpu_avx2(), &s)) {
+    const float r = (float)s; /* s is exact: rounded once; no NaN here */
+    memcpy(out, &r, sizeof r);
+  } else if (!(n < GP_XS_TRY_MAX && sum_try_expansions(type, in, n, out))) {
+    int64_t acc[GP_XS_MAX_LIMBS + 1];
+    gp_cpu_sum_exact_acc(type, in, n, acc);
+    round_out(type, acc, out);
   }
-  if (n < GP_XS_TRY_MAX && sum_try_expansions(type, in, n, out)) return GP_OK;
-  int64_t acc[GP_XS_MAX_LIMBS + 1];
-  gp_cpu_sum_exact_acc(type, in, n, acc);
-  round_out(type, acc, out);
+  gp_cpu_ieee_end(csr);
   return GP_OK;
 }
