@@ -10,6 +10,10 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -608,6 +612,47 @@ static void test_device_api(void) {
   CHECK(a == 4.75 && b == a);
 }
 
+/* MIN/MAX of subnormal floats under the caller's DAZ (x86: subnormal inputs read as
+ * zero by float compares) still follow the bits: 5000 of them, the extremes planted
+ * past the first vectors, f32 and f64. */
+static void test_flush_modes(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  const size_t n = 5000;
+  float *f = (float *)malloc(n * sizeof *f);
+  double *d = (double *)malloc(n * sizeof *d);
+  for (size_t i = 0; i < n; i++) {
+    f[i] = ldexpf(1.0f + (float)(i % 7), -140);
+    d[i] = ldexp(1.0 + (double)(i % 7), -1060);
+  }
+  f[4000] = ldexpf(100.0f, -140);
+  f[3000] = ldexpf(0.5f, -140);
+  d[4001] = ldexp(100.0, -1060);
+  d[3001] = ldexp(0.5, -1060);
+  uint32_t want_fmax, want_fmin;
+  uint64_t want_dmax, want_dmin;
+  memcpy(&want_fmax, &f[4000], 4);
+  memcpy(&want_fmin, &f[3000], 4);
+  memcpy(&want_dmax, &d[4001], 8);
+  memcpy(&want_dmin, &d[3001], 8);
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(csr | 0x8040u);
+  uint32_t fmax = 0, fmin = 0;
+  uint64_t dmax = 0, dmin = 0;
+  gp_status s = gp_reduce(ctx, GP_MAX, GP_F32, f, n, &fmax, GP_REDUCE_AUTO);
+  s |= gp_reduce(ctx, GP_MIN, GP_F32, f, n, &fmin, GP_REDUCE_AUTO);
+  s |= gp_reduce(ctx, GP_MAX, GP_F64, d, n, &dmax, GP_REDUCE_AUTO);
+  s |= gp_reduce(ctx, GP_MIN, GP_F64, d, n, &dmin, GP_REDUCE_AUTO);
+  _mm_setcsr(csr);
+  CHECK_MSG(s == GP_OK, "DAZ min/max: %s", gp_last_error(ctx));
+  CHECK_EQ_U64(fmax, want_fmax);
+  CHECK_EQ_U64(fmin, want_fmin);
+  CHECK_EQ_U64(dmax, want_dmax);
+  CHECK_EQ_U64(dmin, want_dmin);
+  free(f);
+  free(d);
+#endif
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_device_api();
@@ -616,6 +661,7 @@ int main(void) {
   test_specials();
   test_threads_and_large();
   test_minmax_auto();
+  test_flush_modes();
   test_matrix();
   gp_destroy(ctx);
   return check_summary("test_reduce_cpu");

@@ -121,10 +121,119 @@ GP_CPU_AVX2 static uint64_t min64_avx2(const char *p, size_t n, uint64_t a, uint
 }
 #endif
 
-/* the minimum of mine and the keys of cnt elements at p */
+#ifdef GP_CPU_X86
+/* Value domain (AVX2): the largest (smallest) element by one max (min) per vector in
+ * the element's own domain, floats also OR-ing a NaN test, then its key (about twice
+ * the keys' speed: 65536 f32 5.5 -> 3.7 us). Returns 0 (and the caller takes the keys)
+ * for a float NaN or a zero extreme: a NaN result, and the sign of a zero (-0 below
+ * +0), are the keys' to decide; float max/min order neither. kind: 0 f32, 1 i32,
+ * 2 u32, 3 f64. */
+GP_CPU_AVX2 static inline __m256i ext_avx2(__m256i x, __m256i y, const int kind, const int mx) {
+  if (kind == 0) {
+    const __m256 a = _mm256_castsi256_ps(x), b = _mm256_castsi256_ps(y);
+    return _mm256_castps_si256(mx ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b));
+  }
+  if (kind == 1) return mx ? _mm256_max_epi32(x, y) : _mm256_min_epi32(x, y);
+  if (kind == 2) return mx ? _mm256_max_epu32(x, y) : _mm256_min_epu32(x, y);
+  const __m256d a = _mm256_castsi256_pd(x), b = _mm256_castsi256_pd(y);
+  return _mm256_castpd_si256(mx ? _mm256_max_pd(a, b) : _mm256_min_pd(a, b));
+}
+GP_CPU_AVX2 static inline __m256 nan_avx2(__m256i x, __m256i y, const int kind) {
+  if (kind == 0) return _mm256_cmp_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), _CMP_UNORD_Q);
+  return _mm256_castpd_ps(_mm256_cmp_pd(_mm256_castsi256_pd(x), _mm256_castsi256_pd(y), _CMP_UNORD_Q));
+}
+GP_CPU_AVX2 __attribute__((always_inline)) static inline int
+value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
+  const int isf = kind == 0 || kind == 3, w8 = kind == 3;
+  const size_t per = w8 ? 4 : 8; /* elements a vector */
+  if (n < 4 * per) return 0;
+  const __m256i *q = (const __m256i *)(const void *)p;
+  __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
+          m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
+  __m256 nan = isf ? _mm256_or_ps(nan_avx2(m0, m1, kind), nan_avx2(m2, m3, kind))
+                   : _mm256_setzero_ps();
+  const size_t nv = n / per;
+  size_t j = 4;
+  for (; j + 4 <= nv; j += 4) {
+    const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
+                  x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
+    m0 = ext_avx2(m0, x0, kind, mx);
+    m1 = ext_avx2(m1, x1, kind, mx);
+    m2 = ext_avx2(m2, x2, kind, mx);
+    m3 = ext_avx2(m3, x3, kind, mx);
+    if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(nan_avx2(x0, x1, kind), nan_avx2(x2, x3, kind)));
+  }
+  for (; j < nv; j++) {
+    const __m256i x = _mm256_loadu_si256(q + j);
+    m0 = ext_avx2(m0, x, kind, mx);
+    if (isf) nan = _mm256_or_ps(nan, nan_avx2(x, x, kind));
+  }
+  if (isf && _mm256_movemask_ps(nan)) return 0;
+  __m256i m = ext_avx2(ext_avx2(m0, m1, kind, mx), ext_avx2(m2, m3, kind, mx), kind, mx);
+  m = ext_avx2(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
+  m = ext_avx2(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
+  if (!w8) m = ext_avx2(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
+  uint64_t r = w8 ? (uint64_t)_mm256_extract_epi64(m, 0) : (uint32_t)_mm256_cvtsi256_si32(m);
+  /* the tail, in the same domain */
+  for (size_t i = nv * per; i < n; i++) {
+    uint64_t u = 0;
+    memcpy(&u, p + i * (w8 ? 8 : 4), w8 ? 8 : 4);
+    int better;
+    if (kind == 0) {
+      float a, b;
+      memcpy(&a, &u, 4);
+      memcpy(&b, &r, 4);
+      if (a != a) return 0;
+      better = mx ? a > b : a < b;
+    } else if (kind == 3) {
+      double a, b;
+      memcpy(&a, &u, 8);
+      memcpy(&b, &r, 8);
+      if (a != a) return 0;
+      better = mx ? a > b : a < b;
+    } else if (kind == 1) {
+      better = mx ? (int32_t)u > (int32_t)r : (int32_t)u < (int32_t)r;
+    } else {
+      better = mx ? (uint32_t)u > (uint32_t)r : (uint32_t)u < (uint32_t)r;
+    }
+    if (better) r = u;
+  }
+  if (isf && ((r << 1) == 0 || (!w8 && (uint32_t)(r << 1) == 0))) return 0; /* a zero */
+  *v = r;
+  return 1;
+}
+GP_CPU_AVX2 static int value_avx2(const char *p, size_t n, int kind, int mx, uint64_t *v) {
+  switch (kind * 2 + mx) {
+  case 0: return value_avx2_body(p, n, 0, 0, v);
+  case 1: return value_avx2_body(p, n, 0, 1, v);
+  case 2: return value_avx2_body(p, n, 1, 0, v);
+  case 3: return value_avx2_body(p, n, 1, 1, v);
+  case 4: return value_avx2_body(p, n, 2, 0, v);
+  case 5: return value_avx2_body(p, n, 2, 1, v);
+  case 6: return value_avx2_body(p, n, 3, 0, v);
+  default: return value_avx2_body(p, n, 3, 1, v);
+  }
+}
+#endif
+
+/* the minimum of mine and the keys of cnt elements at p; kind (value_avx2's, -1: none)
+ * and mx pick the value domain first where there is one */
 static uint64_t chunk_min(const char *p, size_t cnt, int w8, int avx2, const mm_key *k,
-                          uint64_t mine) {
+                          int kind, int mx, uint64_t mine) {
   (void)avx2;
+  (void)kind;
+  (void)mx;
+#ifdef GP_CPU_X86
+  uint64_t v;
+  /* Under a caller's DAZ a subnormal extreme reads as zero (max and min return +0
+     then): the zero test sends such a chunk to the keys too (test_reduce_cpu). */
+  if (avx2 && kind >= 0 && value_avx2(p, cnt, kind, mx, &v)) {
+    const uint64_t key = w8 ? ((v ^ ((0ull - (v >> 63)) & k->a)) ^ k->b) + k->c
+                            : (uint32_t)((((uint32_t)v ^ ((0u - ((uint32_t)v >> 31)) & (uint32_t)k->a)) ^
+                                          (uint32_t)k->b) + (uint32_t)k->c);
+    return key < mine ? key : mine;
+  }
+#endif
   if (w8) {
 #ifdef GP_CPU_X86
     if (avx2) return min64_avx2(p, cnt, k->a, k->b, k->c, mine);
@@ -142,9 +251,11 @@ void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out)
   const int w8 = gp_dtype_size(type) == 8, mx = op == GP_MAX;
   const size_t es = w8 ? 8 : 4, nchunks = (n + GP_MM_CHUNK - 1) / GP_MM_CHUNK;
   const int avx2 = gp_cpu_avx2();
+  const int kind = type == GP_F32 ? 0 : type == GP_I32 ? 1 : type == GP_U32 ? 2
+                   : type == GP_F64 ? 3 : -1;
   uint64_t best = ~0ull; /* the identity of unsigned min, either width */
   if (nchunks <= 1) { /* no OpenMP region and lock for one chunk (e.g. a row of rows) */
-    best = chunk_min((const char *)in, n, w8, avx2, &k, best);
+    best = chunk_min((const char *)in, n, w8, avx2, &k, kind, mx, best);
   } else {
     const ptrdiff_t nc = (ptrdiff_t)nchunks;
 #ifdef _OPENMP
@@ -157,7 +268,7 @@ void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out)
 #endif
       for (ptrdiff_t ci = 0; ci < nc; ci++) {
         const size_t lo = (size_t)ci * GP_MM_CHUNK, cnt = n - lo < GP_MM_CHUNK ? n - lo : GP_MM_CHUNK;
-        mine = chunk_min((const char *)in + lo * es, cnt, w8, avx2, &k, mine);
+        mine = chunk_min((const char *)in + lo * es, cnt, w8, avx2, &k, kind, mx, mine);
       }
 #ifdef _OPENMP
 #pragma omp critical(gp_mm_fold)
