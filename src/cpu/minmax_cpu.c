@@ -124,7 +124,7 @@ GP_CPU_AVX2 static uint64_t min64_avx2(const char *p, size_t n, uint64_t a, uint
 #ifdef GP_CPU_X86
 /* Value domain (AVX2): the largest (smallest) element by one max (min) per vector in
  * the element's own domain, floats also OR-ing a NaN test, then its key (about twice
- * the keys' speed: 65536 f32 5.5 -> 3.7 us). Returns 0 (and the caller takes the keys)
+ * the keys' speed: 4096 f32 254 -> 171 ns). Returns 0 (and the caller takes the keys)
  * for a float NaN or a zero extreme: a NaN result, and the sign of a zero (-0 below
  * +0), are the keys' to decide; float max/min order neither. kind: 0 f32, 1 i32,
  * 2 u32, 3 f64. */
