@@ -246,6 +246,109 @@ static void test_bounded_blocks(void) {
   free(x);
 }
 
+/* A double of exponent field f (1..2046) whose significand has its top and bottom bits
+ * set and random bits between; positive unless mixed (then a random sign). */
+static double edge_double(int f, int mixed) {
+  const uint64_t m = (check_rand64() & 0xfffffffffffffull) | 0x8000000000001ull;
+  const uint64_t u = ((uint64_t)f << 52) | m | (mixed && (check_rand64() & 1) ? 1ull << 63 : 0);
+  double x;
+  memcpy(&x, &u, 8);
+  return x;
+}
+
+/* The CPU splits F64 blocks of n <= 1024 on a grid and sums the two parts plainly when
+ * 2 ceil(log2 n) + fmax - fmin <= 52 (src/cpu/sum_split_f64.c). At that bound and one and
+ * two binades past it (the expansions then): the widest significands, the largest
+ * binade's values mostly of one sign so the parts' sums grow; and values built so that
+ * every small input leaves the largest remainder the grid allows (g - G: their sum then
+ * comes within 2^k G of the 2^53 G a double holds). Subnormals, zeros, huge values
+ * (the grid's sigma would pass 2^1023), blocks that fail among blocks that pass, and
+ * the sign of a zero sum. */
+static void test_split_blocks(void) {
+  const size_t sizes[] = {1, 2, 3, 4, 16, 17, 100, 1000, 1023, 1024, 1025, 4099, 65536 + 1029};
+  const size_t nmax = 65536 + 1029;
+  double *x = (double *)malloc(nmax * sizeof *x);
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+    const size_t n = sizes[si];
+    const int k = ceil_log2(n < 1024 ? n : 1024);
+    for (int extra = 0; extra <= 2; extra++)
+      for (int mixed = 0; mixed <= 1; mixed++)
+        for (int sub = 0; sub <= 1; sub++) {
+          const int range = 52 - 2 * k + extra;
+          const int fmin = sub ? 1 : 600, fmax = fmin + range;
+          for (size_t i = 0; i < n; i++) {
+            if (i % 5 == 2) x[i] = edge_double(fmin, 1);
+            else if (i % 11 == 7) x[i] = (i & 1) ? 0.0 : -0.0;
+            else x[i] = edge_double(fmax, mixed);
+            if (sub && i % 5 == 2) { /* a subnormal: field 0, the unit of field 1 */
+              uint64_t u;
+              memcpy(&u, &x[i], 8);
+              u &= 0x800fffffffffffffull;
+              memcpy(&x[i], &u, 8);
+            }
+          }
+          char what[96];
+          snprintf(what, sizeof what, "split n=%zu range=%d mixed=%d subnormal=%d", n, range,
+                   mixed, sub);
+          check_f64(x, n, what);
+        }
+  }
+  /* the largest remainders: one input 2^(fmax-1023) fixes the grid, the others are
+     2^52 G + g - G (field fmin), each leaving r = g - G */
+  for (int k = 2; k <= 10; k++) {
+    const size_t m = (size_t)1 << k;
+    for (int extra = 0; extra <= 1; extra++) {
+      const int range = 52 - 2 * k + extra, fmin = 500, fmax = fmin + range;
+      const int s = fmax - 1022 + k + 1;
+      const double G = ldexp(1.0, fmin - 1075), g = ldexp(1.0, s - 53);
+      x[0] = ldexp(1.0, fmax - 1023);
+      for (size_t i = 1; i < m; i++) x[i] = ldexp(1.0, 52) * G + (g - G);
+      char what[80];
+      snprintf(what, sizeof what, "split: largest remainders, n=%zu range=%d", m, range);
+      check_f64(x, m, what);
+      shuffle(x, m, 8);
+      check_f64(x, m, what);
+    }
+  }
+  /* One binade past the bound (n = 4: 2k + range = 53), where a split sum would round:
+   * B = 2^101 G fixes the grid (g = 2^52 G), three inputs in [g, 2g) leave remainders
+   * -(g - G), -(g - G) and -(g - 2^48 G + G), whose sum, an odd 54-bit multiple of G,
+   * a double rounds by G; the exact total is B + 3g + 2^48 G + G, a unit of B's binade
+   * (2^49 G) and a half above B + 3g, plus G: rounded up, where the split sum's total
+   * lands on the half and ties down to even. The library must take the expansions. */
+  {
+    const int fmin = 500;
+    const double G = ldexp(1.0, fmin - 1075), g = ldexp(1.0, fmin - 1023);
+    double t[4] = {ldexp(1.0, fmin + 49 - 1023), g + G, g + G, g + ldexp(1.0, 48) * G - G};
+    check_f64(t, 4, "split: a tie one binade past the bound");
+    const double u[4] = {t[3], t[0], t[2], t[1]};
+    check_f64(u, 4, "split: a tie one binade past the bound, permuted");
+  }
+  /* huge values: sigma would pass 2^1023 */
+  for (size_t i = 0; i < 1000; i++) x[i] = edge_double(2046 - (int)(i % 3), 1);
+  check_f64(x, 1000, "split: near overflow");
+  /* blocks that pass and fail in one chunk: every third block spans 200 binades */
+  for (size_t i = 0; i < nmax; i++) {
+    const int wide = (i / 1024) % 3 == 1;
+    x[i] = edge_double(wide && i % 2 ? 700 : 900, 1);
+  }
+  check_f64(x, nmax, "split: wide blocks among narrow ones");
+  /* -0 throughout is -0; one +0, or a cancelling pair, in a later block makes it +0 */
+  for (size_t i = 0; i < 3000; i++) x[i] = -0.0;
+  check_f64(x, 3000, "split: all -0");
+  check_f64(x, 700, "split: all -0, one block");
+  x[2500] = 0.0;
+  check_f64(x, 3000, "split: -0 and one +0");
+  x[2500] = -0.0;
+  x[2000] = 1.5;
+  x[2001] = -1.5;
+  check_f64(x, 3000, "split: -0 and a cancelling pair");
+  x[10] = 0.25;
+  x[11] = -0.25;
+  check_f64(x, 700, "split: one block, -0 and a cancelling pair");
+  free(x);
+}
+
 /* The caller's thread with x86's DAZ and FTZ set (subnormals read and written as zero,
  * as under torch.set_flush_denormal(True)): the sums of subnormal data still equal the
  * exact sum rounded once (the library clears both flags for its own float work, on
@@ -296,6 +399,7 @@ int main(void) {
   test_dense();
   test_threads();
   test_bounded_blocks();
+  test_split_blocks();
   test_flush_modes();
   gp_destroy(ctx);
   return check_summary("test_reduce_exact");

@@ -23,6 +23,15 @@ gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out);
  * in[0..n) as a normalized superaccumulator (core/exact_sum.h), before the rounding. */
 void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc);
 
+/* F64 blocks split on a grid so that their exact sum is two plain double sums
+ * (src/cpu/sum_split_f64.c, which proves it): for x[0..n), n <= GP_XD_BLOCK, returns 1
+ * with the exact sum = *qs + *rs (both exact doubles, some input nonzero), 2 when every
+ * input is a zero (*qs their IEEE sum, *rs = -0), 0 when the block does not pass (inf,
+ * NaN, or too wide a range of exponents: take the expansions). */
+#define GP_XD_BLOCK 1024
+int gp_cpu_sum_split_f64(const double *x, size_t n, int avx512, int avx2, double *qs,
+                         double *rs);
+
 /* gp_reduce_rows / gp_reduce_segments_offsets (src/cpu/reduce_segments_cpu.c): segment s
  * is offsets[s] .. offsets[s+1] (validated), or s*row_len .. (s+1)*row_len when offsets
  * is NULL; out gets nseg elements of gp_reduce_out_type(op, type), each the bits

@@ -2,7 +2,8 @@
  * superaccumulator of src/core/exact_sum.h, OpenMP threads over fixed chunks, each
  * thread's exact integer folded into one, rounded once. F32 goes first by blocks whose
  * exponent range proves a plain double sum exact (xb_block: one addition an input, no
- * exactness test); the blocks that fail take the expansions. The result is the exact
+ * exactness test), F64 by blocks split on a grid into two such sums (sum_split_f64.c);
+ * the blocks that fail take the expansions. The result is the exact
  * sum rounded, so it equals the CUDA backend's bits whatever either one's order. */
 #include "cpu/reduce_cpu.h"
 #include "cpu/cpu_features.h"
@@ -420,6 +421,31 @@ static void chunk_f32_blocks(const float *x, size_t cnt, int avx512, int avx2, i
   gp_xs_normalize(acc, L);
 }
 
+/* An F64 chunk by split blocks (gp_cpu_sum_split_f64), the blocks that fail by the
+ * expansions; after GP_XB_FAILS_MAX failures the rest by the expansions at once. */
+static void chunk_f64_blocks(const double *x, size_t cnt, int avx512, int avx2, int64_t *acc) {
+  const int L = GP_XS_F64_LIMBS, lsb = GP_XS_F64_LSB;
+  size_t i = 0;
+  int fails = 0;
+  while (i < cnt) {
+    const size_t len = cnt - i < GP_XD_BLOCK ? cnt - i : GP_XD_BLOCK;
+    double q, r;
+    const int b = gp_cpu_sum_split_f64(x + i, len, avx512, avx2, &q, &r);
+    if (b) {
+      gp_xs_add_plain(acc, L, lsb, q);
+      gp_xs_add_plain(acc, L, lsb, r);
+      acc[L] |= b == 1 ? GP_XS_NOT_NEG0 : gp_xs_head_flag(q);
+    } else if (++fails > GP_XB_FAILS_MAX) {
+      break;
+    } else {
+      chunk_expansions(GP_F64, (const char *)(x + i), len, avx512, avx2, acc);
+    }
+    i += len;
+  }
+  if (i < cnt) chunk_expansions(GP_F64, (const char *)(x + i), cnt - i, avx512, avx2, acc);
+  gp_xs_normalize(acc, L);
+}
+
 /* chunks [c0, c1) of the n inputs added into acc (not normalized) */
 static void sum_chunks(gp_dtype type, const void *in, size_t n, size_t c0, size_t c1,
                        int avx512, int avx2, int64_t *acc) {
@@ -429,7 +455,7 @@ static void sum_chunks(gp_dtype type, const void *in, size_t n, size_t c0, size_
     size_t lo = c * GP_XS_CPU_CHUNK, cnt = n - lo < GP_XS_CPU_CHUNK ? n - lo : GP_XS_CPU_CHUNK;
     const char *p = (const char *)in + lo * esize;
     if (type == GP_F32) chunk_f32_blocks((const float *)p, cnt, avx512, avx2, acc);
-    else chunk_expansions(type, p, cnt, avx512, avx2, acc);
+    else chunk_f64_blocks((const double *)p, cnt, avx512, avx2, acc);
   }
   gp_cpu_ieee_end(csr);
 }
@@ -514,11 +540,19 @@ static int sum_try_expansions(gp_dtype type, const void *in, size_t n, void *out
 
 gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
   const unsigned csr = gp_cpu_ieee_begin(); /* sum_chunks sets each worker's own */
-  double s;
+  double s, q, r;
+  int b;
   if (type == GP_F32 && n <= GP_XB_BLOCK && /* one block: no accumulator to round */
       xb_try((const float *)in, n, gp_cpu_avx512(), gp_cpu_avx2(), &s)) {
-    const float r = (float)s; /* s is exact: rounded once; no NaN here */
-    memcpy(out, &r, sizeof r);
+    const float f = (float)s; /* s is exact: rounded once; no NaN here */
+    memcpy(out, &f, sizeof f);
+  } else if (type == GP_F64 && n <= GP_XD_BLOCK &&
+             (b = gp_cpu_sum_split_f64((const double *)in, n, gp_cpu_avx512(), gp_cpu_avx2(),
+                                       &q, &r)) != 0) {
+    /* the exact sum is q + r: one addition rounds it once (+0 for an exact zero, as
+       some input was nonzero; zeros alone: q is their IEEE sum); no overflow: |q| < 2^1023 */
+    const double d = b == 1 ? q + r : q;
+    memcpy(out, &d, sizeof d);
   } else if (!(n < GP_XS_TRY_MAX && sum_try_expansions(type, in, n, out))) {
     int64_t acc[GP_XS_MAX_LIMBS + 1];
     gp_cpu_sum_exact_acc(type, in, n, acc);
