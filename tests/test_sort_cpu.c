@@ -121,12 +121,20 @@ static void check_offsets(gp_dtype t, int p, int vb, const size_t *lens, size_t 
   free(off); free(keys); free(orig); free(vals); free(perm);
 }
 
-/* Offset segments: empty, single, small, around the cut-overs, one huge. */
+/* Offset segments: empty, single, small, around the cut-overs, one huge; a lone segment
+ * that does not start at 0. */
 static void check_offsets_matrix(void) {
   const size_t mixed[] = {0, 1, 0, 2, 17, 0, 63, 64, 65, 255, 256, 257, 1000, 0, 1,
                           4096, 3, 70000, 5, 0};
   const size_t huge[] = {2, 300000, 0, 1};
   const size_t empty[] = {0, 0, 0};
+  const size_t one_short[] = {100}, one_long[] = {3000}; /* one segment, after a lead */
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    for (int o = 0; o < 2; o++) {
+      check_offsets((gp_dtype)t, SC_RANDOM, 0, one_short, 1, (gp_order)o);
+      check_offsets((gp_dtype)t, SC_SPECIAL, 0, one_long, 1, (gp_order)o);
+      check_offsets((gp_dtype)t, SC_FEW, 4, one_short, 1, (gp_order)o);
+    }
   for (int t = 0; t < GP_DTYPE_COUNT; t++)
     for (int o = 0; o < 2; o++)
       for (int vb = 0; vb <= 8; vb += 4) {

@@ -337,7 +337,8 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
   /* short runs of keys alone: the vector networks (cpu/vsort.h), same bits */
   const size_t vmax = vb ? 0 : kb == 4 ? gp_cpu_vsort32_max() : gp_cpu_vsort64_max();
   if (nseg == 1 && longest <= vmax) { /* no scratch to plan, no OpenMP region */
-    rx_short(ops, kb, vb, vmax, (char *)keys, NULL, longest, c, desc, NULL);
+    rx_short(ops, kb, vb, vmax, (char *)keys + (offs ? (size_t)offs[0] : 0) * kb, NULL,
+             longest, c, desc, NULL);
     return GP_OK;
   }
   const int par = longest > RX_CACHE_KEYS;
