@@ -17,6 +17,7 @@
 #ifdef GP_CPU_X86
 #include <immintrin.h>
 #endif
+#include "cpu/vec_extreme.h"
 
 #define GP_ARG_CHUNK 65536u /* elements per OpenMP work item */
 #define GP_ARG_BATCH 16u    /* keys per batch in the portable loop */
@@ -36,7 +37,7 @@ typedef struct arg_key {
 static arg_key key_of(gp_op op, gp_dtype t) {
   const int mx = op == GP_MAX;
   arg_key k = {0, 0, t == GP_F32 || t == GP_F64, 0, mx};
-  k.kind = t == GP_F32 ? 0 : t == GP_I32 ? 1 : 2; /* GP_ARG_F32, _I32, _U32 */
+  k.kind = t == GP_F32 ? 0 : t == GP_I32 ? 1 : 2; /* GP_VX_F32, _I32, _U32 (vec_extreme.h) */
   switch (t) {
   case GP_F32: k.a = 0x7fffffffu; /* fall through */
   case GP_I32: k.b = mx ? 0x7fffffffu : 0x80000000u; break;
@@ -227,51 +228,34 @@ GP_CPU_AVX2 static void arg64_avx2(const char *p, size_t lo, size_t hi, uint64_t
  * value's first position (floats by ordered ==, so -0 finds +0 too, as their keys
  * tie). A float block with a NaN goes to the keyed loop above, whose NaN key wins. */
 #define GP_ARG_BLOCK 2048u
-enum { GP_ARG_F32, GP_ARG_I32, GP_ARG_U32 };
-
-GP_CPU_AVX2 static inline __m256i arg_ext32(__m256i x, __m256i y, const int kind, const int mx) {
-  if (kind == GP_ARG_F32) {
-    const __m256 a = _mm256_castsi256_ps(x), b = _mm256_castsi256_ps(y);
-    return _mm256_castps_si256(mx ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b));
-  }
-  if (kind == GP_ARG_I32) return mx ? _mm256_max_epi32(x, y) : _mm256_min_epi32(x, y);
-  return mx ? _mm256_max_epu32(x, y) : _mm256_min_epu32(x, y);
-}
-
 GP_CPU_AVX2 __attribute__((always_inline)) static inline void
 arg32_blocks_body(const char *p, size_t lo, size_t hi, uint32_t a, uint32_t b, const int kind,
                   const int mx, uint32_t *tk, uint64_t *bi) {
-  const int isf = kind == GP_ARG_F32;
+  const int isf = kind == GP_VX_F32;
   size_t i = lo;
   for (; i + GP_ARG_BLOCK <= hi; i += GP_ARG_BLOCK) {
     const __m256i *q = (const __m256i *)(const void *)(p + 4 * i);
     __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
             m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
-    __m256 nan = _mm256_setzero_ps();
-    if (isf) {
-      nan = _mm256_or_ps(_mm256_cmp_ps(_mm256_castsi256_ps(m0), _mm256_castsi256_ps(m1), _CMP_UNORD_Q),
-                         _mm256_cmp_ps(_mm256_castsi256_ps(m2), _mm256_castsi256_ps(m3), _CMP_UNORD_Q));
-    }
+    __m256 nan = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
+                     : _mm256_setzero_ps();
     for (unsigned j = 4; j < GP_ARG_BLOCK / 8; j += 4) {
       const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
                     x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
-      m0 = arg_ext32(m0, x0, kind, mx);
-      m1 = arg_ext32(m1, x1, kind, mx);
-      m2 = arg_ext32(m2, x2, kind, mx);
-      m3 = arg_ext32(m3, x3, kind, mx);
-      if (isf)
-        nan = _mm256_or_ps(nan, _mm256_or_ps(
-                  _mm256_cmp_ps(_mm256_castsi256_ps(x0), _mm256_castsi256_ps(x1), _CMP_UNORD_Q),
-                  _mm256_cmp_ps(_mm256_castsi256_ps(x2), _mm256_castsi256_ps(x3), _CMP_UNORD_Q)));
+      m0 = gp_vx_ext(m0, x0, kind, mx);
+      m1 = gp_vx_ext(m1, x1, kind, mx);
+      m2 = gp_vx_ext(m2, x2, kind, mx);
+      m3 = gp_vx_ext(m3, x3, kind, mx);
+      if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
     }
     if (isf && _mm256_movemask_ps(nan)) { /* a NaN: the keyed loop finds the first */
       arg32_avx2_body(p, i, i + GP_ARG_BLOCK, a, b, 1, tk, bi);
       continue;
     }
-    __m256i m = arg_ext32(arg_ext32(m0, m1, kind, mx), arg_ext32(m2, m3, kind, mx), kind, mx);
-    m = arg_ext32(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
-    m = arg_ext32(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
-    m = arg_ext32(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
+    __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
+    m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
+    m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
+    m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
     const uint32_t v = (uint32_t)_mm256_cvtsi256_si32(m);
     const uint32_t k = key32(v, a, b, isf);
     if (!(k < *tk || *bi == GP_ARG_NONE)) continue;
@@ -293,15 +277,15 @@ arg32_blocks_body(const char *p, size_t lo, size_t hi, uint32_t a, uint32_t b, c
 GP_CPU_AVX2 static void arg32_blocks_avx2(const char *p, size_t lo, size_t hi, uint32_t a,
                                           uint32_t b, int kind, int mx, uint32_t *tk,
                                           uint64_t *bi) {
-  if (kind == GP_ARG_F32) {
-    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_ARG_F32, 1, tk, bi);
-    else arg32_blocks_body(p, lo, hi, a, b, GP_ARG_F32, 0, tk, bi);
-  } else if (kind == GP_ARG_I32) {
-    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_ARG_I32, 1, tk, bi);
-    else arg32_blocks_body(p, lo, hi, a, b, GP_ARG_I32, 0, tk, bi);
+  if (kind == GP_VX_F32) {
+    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_VX_F32, 1, tk, bi);
+    else arg32_blocks_body(p, lo, hi, a, b, GP_VX_F32, 0, tk, bi);
+  } else if (kind == GP_VX_I32) {
+    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_VX_I32, 1, tk, bi);
+    else arg32_blocks_body(p, lo, hi, a, b, GP_VX_I32, 0, tk, bi);
   } else {
-    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_ARG_U32, 1, tk, bi);
-    else arg32_blocks_body(p, lo, hi, a, b, GP_ARG_U32, 0, tk, bi);
+    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_VX_U32, 1, tk, bi);
+    else arg32_blocks_body(p, lo, hi, a, b, GP_VX_U32, 0, tk, bi);
   }
 }
 #endif

@@ -13,6 +13,7 @@
 #ifdef GP_CPU_X86
 #include <immintrin.h>
 #endif
+#include "cpu/vec_extreme.h"
 
 #define GP_MM_CHUNK 65536u /* elements per OpenMP work item; one item runs on one thread */
 #define GP_MM_TOP64 0x8000000000000000ull
@@ -126,22 +127,8 @@ GP_CPU_AVX2 static uint64_t min64_avx2(const char *p, size_t n, uint64_t a, uint
  * the element's own domain, floats also OR-ing a NaN test, then its key (about twice
  * the keys' speed: 4096 f32 254 -> 171 ns). Returns 0 (and the caller takes the keys)
  * for a float NaN or a zero extreme: a NaN result, and the sign of a zero (-0 below
- * +0), are the keys' to decide; float max/min order neither. kind: 0 f32, 1 i32,
- * 2 u32, 3 f64. */
-GP_CPU_AVX2 static inline __m256i ext_avx2(__m256i x, __m256i y, const int kind, const int mx) {
-  if (kind == 0) {
-    const __m256 a = _mm256_castsi256_ps(x), b = _mm256_castsi256_ps(y);
-    return _mm256_castps_si256(mx ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b));
-  }
-  if (kind == 1) return mx ? _mm256_max_epi32(x, y) : _mm256_min_epi32(x, y);
-  if (kind == 2) return mx ? _mm256_max_epu32(x, y) : _mm256_min_epu32(x, y);
-  const __m256d a = _mm256_castsi256_pd(x), b = _mm256_castsi256_pd(y);
-  return _mm256_castpd_si256(mx ? _mm256_max_pd(a, b) : _mm256_min_pd(a, b));
-}
-GP_CPU_AVX2 static inline __m256 nan_avx2(__m256i x, __m256i y, const int kind) {
-  if (kind == 0) return _mm256_cmp_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), _CMP_UNORD_Q);
-  return _mm256_castpd_ps(_mm256_cmp_pd(_mm256_castsi256_pd(x), _mm256_castsi256_pd(y), _CMP_UNORD_Q));
-}
+ * +0), are the keys' to decide; float max/min order neither. kind: GP_VX_* (0 f32,
+ * 1 i32, 2 u32, 3 f64). */
 GP_CPU_AVX2 __attribute__((always_inline)) static inline int
 value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
   const int isf = kind == 0 || kind == 3, w8 = kind == 3;
@@ -150,29 +137,29 @@ value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t 
   const __m256i *q = (const __m256i *)(const void *)p;
   __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
           m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
-  __m256 nan = isf ? _mm256_or_ps(nan_avx2(m0, m1, kind), nan_avx2(m2, m3, kind))
+  __m256 nan = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
                    : _mm256_setzero_ps();
   const size_t nv = n / per;
   size_t j = 4;
   for (; j + 4 <= nv; j += 4) {
     const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
                   x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
-    m0 = ext_avx2(m0, x0, kind, mx);
-    m1 = ext_avx2(m1, x1, kind, mx);
-    m2 = ext_avx2(m2, x2, kind, mx);
-    m3 = ext_avx2(m3, x3, kind, mx);
-    if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(nan_avx2(x0, x1, kind), nan_avx2(x2, x3, kind)));
+    m0 = gp_vx_ext(m0, x0, kind, mx);
+    m1 = gp_vx_ext(m1, x1, kind, mx);
+    m2 = gp_vx_ext(m2, x2, kind, mx);
+    m3 = gp_vx_ext(m3, x3, kind, mx);
+    if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
   }
   for (; j < nv; j++) {
     const __m256i x = _mm256_loadu_si256(q + j);
-    m0 = ext_avx2(m0, x, kind, mx);
-    if (isf) nan = _mm256_or_ps(nan, nan_avx2(x, x, kind));
+    m0 = gp_vx_ext(m0, x, kind, mx);
+    if (isf) nan = _mm256_or_ps(nan, gp_vx_nan(x, x, kind));
   }
   if (isf && _mm256_movemask_ps(nan)) return 0;
-  __m256i m = ext_avx2(ext_avx2(m0, m1, kind, mx), ext_avx2(m2, m3, kind, mx), kind, mx);
-  m = ext_avx2(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
-  m = ext_avx2(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
-  if (!w8) m = ext_avx2(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
+  __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
+  m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
+  m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
+  if (!w8) m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
   uint64_t r = w8 ? (uint64_t)_mm256_extract_epi64(m, 0) : (uint32_t)_mm256_cvtsi256_si32(m);
   /* the tail, in the same domain */
   for (size_t i = nv * per; i < n; i++) {

@@ -1,0 +1,31 @@
+/* One lane-wise max (mx) or min of two AVX2 vectors in the elements' own domain, and the
+ * lanes where either is a float NaN: the value blocks of min/max (minmax_cpu.c) and
+ * arg-min/max (argreduce_cpu.c). kind: GP_VX_F32, _I32, _U32, _F64; kind and mx are
+ * constants at each inlined call. Include after cpu/cpu_features.h and immintrin.h. */
+#ifndef GP_CPU_VEC_EXTREME_H
+#define GP_CPU_VEC_EXTREME_H
+
+#ifdef GP_CPU_X86
+enum { GP_VX_F32, GP_VX_I32, GP_VX_U32, GP_VX_F64 };
+
+GP_CPU_AVX2 static inline __m256i gp_vx_ext(__m256i x, __m256i y, const int kind, const int mx) {
+  if (kind == GP_VX_F32) {
+    const __m256 a = _mm256_castsi256_ps(x), b = _mm256_castsi256_ps(y);
+    return _mm256_castps_si256(mx ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b));
+  }
+  if (kind == GP_VX_I32) return mx ? _mm256_max_epi32(x, y) : _mm256_min_epi32(x, y);
+  if (kind == GP_VX_U32) return mx ? _mm256_max_epu32(x, y) : _mm256_min_epu32(x, y);
+  const __m256d a = _mm256_castsi256_pd(x), b = _mm256_castsi256_pd(y);
+  return _mm256_castpd_si256(mx ? _mm256_max_pd(a, b) : _mm256_min_pd(a, b));
+}
+
+/* all-ones in the 4-byte (F32) or 8-byte (F64) lanes where x or y is a NaN */
+GP_CPU_AVX2 static inline __m256 gp_vx_nan(__m256i x, __m256i y, const int kind) {
+  if (kind == GP_VX_F32)
+    return _mm256_cmp_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y), _CMP_UNORD_Q);
+  return _mm256_castpd_ps(
+      _mm256_cmp_pd(_mm256_castsi256_pd(x), _mm256_castsi256_pd(y), _CMP_UNORD_Q));
+}
+#endif
+
+#endif
