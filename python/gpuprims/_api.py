@@ -515,7 +515,22 @@ def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
            [ 9, -1]], dtype=int32), array([[1, 0],
            [0, 1]]))
     """
-    ad = adapter_of(a)
+    ad = _by_type.get(type(a)) or adapter_of(a)
+    p = _host_numpy(ad, a)
+    if p is not None and a.ndim == 1 and type(k) is int and 1 <= k <= a.size:
+        # a NumPy vector: the path below, inline (1 us less a call of 64 elements)
+        code = ad.codes.get(a.dtype)
+        if code is None:
+            raise _bad_dtype(a.dtype)
+        np_, off = ad.np, ad.data_offset
+        values, idx = np_.empty(k, a.dtype), np_.empty(k, np_.int64)
+        c = ctx if ctx is not None else context_for(None, None)
+        if c._stream != c._host_stream or c._h is None:
+            c._prepare(None, None)
+        _bare_call(c, L.topk_bare, code, p, _size(a.size), _size(k),
+                   L.DESCENDING if largest else L.ASCENDING, _void_at(id(values) + off),
+                   _void_at(id(idx) + off))
+        return values, idx
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = ad.shape(a)
     if len(shape) not in (1, 2):
