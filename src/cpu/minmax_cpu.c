@@ -45,13 +45,21 @@ static mm_key key_of(gp_op op, gp_dtype t) {
   return k;
 }
 
+/* the key of element bits u */
+static inline uint32_t mm_key32(uint32_t u, uint32_t a, uint32_t b, uint32_t c) {
+  return ((u ^ ((0u - (u >> 31)) & a)) ^ b) + c;
+}
+static inline uint64_t mm_key64(uint64_t u, uint64_t a, uint64_t b, uint64_t c) {
+  return ((u ^ ((0ull - (u >> 63)) & a)) ^ b) + c;
+}
+
 /* ---- portable loops (the compiler vectorizes them where it can) ---- */
 static uint32_t min32_scalar(const char *p, size_t n, uint32_t a, uint32_t b, uint32_t c,
                              uint32_t m) {
   for (size_t i = 0; i < n; i++) {
     uint32_t u;
     memcpy(&u, p + 4 * i, 4);
-    const uint32_t k = ((u ^ ((0u - (u >> 31)) & a)) ^ b) + c;
+    const uint32_t k = mm_key32(u, a, b, c);
     m = k < m ? k : m;
   }
   return m;
@@ -61,7 +69,7 @@ static uint64_t min64_scalar(const char *p, size_t n, uint64_t a, uint64_t b, ui
   for (size_t i = 0; i < n; i++) {
     uint64_t u;
     memcpy(&u, p + 8 * i, 8);
-    const uint64_t k = ((u ^ ((0ull - (u >> 63)) & a)) ^ b) + c;
+    const uint64_t k = mm_key64(u, a, b, c);
     m = k < m ? k : m;
   }
   return m;
@@ -215,9 +223,8 @@ static uint64_t chunk_min(const char *p, size_t cnt, int w8, int avx2, const mm_
   /* Under a caller's DAZ a subnormal extreme reads as zero (max and min return +0
      then): the zero test sends such a chunk to the keys too (test_reduce_cpu). */
   if (avx2 && kind >= 0 && value_avx2(p, cnt, kind, mx, &v)) {
-    const uint64_t key = w8 ? ((v ^ ((0ull - (v >> 63)) & k->a)) ^ k->b) + k->c
-                            : (uint32_t)((((uint32_t)v ^ ((0u - ((uint32_t)v >> 31)) & (uint32_t)k->a)) ^
-                                          (uint32_t)k->b) + (uint32_t)k->c);
+    const uint64_t key = w8 ? mm_key64(v, k->a, k->b, k->c)
+                            : mm_key32((uint32_t)v, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c);
     return key < mine ? key : mine;
   }
 #endif

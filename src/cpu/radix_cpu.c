@@ -404,16 +404,13 @@ gp_status gp_cpu_sort_offsets(gp_context *ctx, gp_dtype kt, void *keys, int vb,
   return rx_segments(ctx, kt, keys, vb, values, offsets, nseg, 0, order);
 }
 
-/* Argsort of n <= gp_cpu_vsort64_max() 4-byte keys: each key encoded into the high half
- * of an 8-byte word and its index into the low half, the words sorted by the vector
- * network (cpu/vsort.h): distinct words, so their order is the stable order of the keys;
- * the low halves are the indices. In indices itself for 8-byte indices. */
+/* Argsort of n <= gp_cpu_vsort64_max() 4-byte keys by their key:index words
+ * (gp_cpu_vsort_key_index32), in indices itself for 8-byte indices. */
 static void argsort_composite(const uint32_t *k, int ib, void *indices, size_t n,
                               gp_key_class c, int desc) {
   uint64_t local[GP_VSORT64_MAX];
   uint64_t *w = ib == 8 ? (uint64_t *)indices : local;
-  for (size_t i = 0; i < n; i++) w[i] = (uint64_t)gp_key32_enc(k[i], c, desc) << 32 | i;
-  gp_cpu_vsort64(w, n, GP_KEY_UNSIGNED, 0);
+  gp_cpu_vsort_key_index32(k, n, c, desc, w);
   if (ib == 8)
     for (size_t i = 0; i < n; i++) w[i] &= 0xffffffffu;
   else

@@ -23,6 +23,13 @@ gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out);
  * in[0..n) as a normalized superaccumulator (core/exact_sum.h), before the rounding. */
 void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc);
 
+/* the smallest k with 2^k >= n (the exactness tests of the F32 and F64 blocks) */
+static inline int gp_cpu_ceil_log2(size_t n) {
+  int k = 0;
+  while (((size_t)1 << k) < n) k++;
+  return k;
+}
+
 /* F64 blocks split on a grid so that their exact sum is two plain double sums
  * (src/cpu/sum_split_f64.c, which proves it): for x[0..n), n <= GP_XD_BLOCK, returns 1
  * with the exact sum = *qs + *rs (both exact doubles, some input nonzero), 2 when every

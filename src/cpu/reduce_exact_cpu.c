@@ -248,12 +248,6 @@ GP_CPU_AVX2 static inline __m256d xs256_load(const void *x, int f32, size_t i) {
 /* chunks whose blocks failed the test this many times go on by the expansions alone */
 #define GP_XB_FAILS_MAX 2
 
-static inline int xb_ceil_log2(size_t n) {
-  int k = 0;
-  while (((size_t)1 << k) < n) k++;
-  return k;
-}
-
 /* The test on a block's smallest nonzero and largest magnitudes (bits of |x|, less one
  * for the smallest so that zeros wrap to the top and drop out): 1 when the plain sum of
  * the n inputs is exact, 0 for inf or NaN or too wide a range. */
@@ -263,7 +257,7 @@ static inline int xb_bound_ok(uint32_t lo, uint32_t hi, size_t n) {
   int fmin = (int)((lo + 1u) >> 23), fmax = (int)(hi >> 23);
   fmin = fmin < 1 ? 1 : fmin;
   fmax = fmax < 1 ? 1 : fmax;
-  return xb_ceil_log2(n) + fmax - fmin <= 29;
+  return gp_cpu_ceil_log2(n) + fmax - fmin <= 29;
 }
 
 /* one input into a scalar lane (s, lo, hi) */
@@ -398,39 +392,31 @@ static void chunk_expansions(gp_dtype type, const char *p, size_t cnt, int avx51
   else chunk_f64((const double *)p, cnt, acc);
 }
 
-/* An F32 chunk by bounded blocks (xb_block_body), the blocks that fail by the
- * expansions; after GP_XB_FAILS_MAX failures the rest by the expansions at once. */
-static void chunk_f32_blocks(const float *x, size_t cnt, int avx512, int avx2, int64_t *acc) {
-  const int L = GP_XS_F32_LIMBS, lsb = GP_XS_F32_LSB;
-  size_t i = 0;
-  int fails = 0;
-  while (i < cnt) {
-    const size_t len = cnt - i < GP_XB_BLOCK ? cnt - i : GP_XB_BLOCK;
-    double s;
-    if (xb_try(x + i, len, avx512, avx2, &s)) {
-      gp_xs_add_plain(acc, L, lsb, s);
-      acc[L] |= gp_xs_head_flag(s);
-    } else if (++fails > GP_XB_FAILS_MAX) {
-      break;
-    } else {
-      chunk_expansions(GP_F32, (const char *)(x + i), len, avx512, avx2, acc);
-    }
-    i += len;
-  }
-  if (i < cnt) chunk_expansions(GP_F32, (const char *)(x + i), cnt - i, avx512, avx2, acc);
-  gp_xs_normalize(acc, L);
+/* A block's exact sum as q + r, both exact doubles, by the plain sums above (F32:
+ * xb_try, r = -0; F64: the split of sum_split_f64.c): 1 when some input is not -0, 2
+ * when all are -0 (F64: zeros, q their IEEE sum), 0 when the block does not pass. */
+static size_t block_len(gp_dtype type) { return type == GP_F32 ? GP_XB_BLOCK : GP_XD_BLOCK; }
+static int block_sum(gp_dtype type, const char *p, size_t len, int avx512, int avx2, double *q,
+                     double *r) {
+  if (type == GP_F64) return gp_cpu_sum_split_f64((const double *)p, len, avx512, avx2, q, r);
+  *r = -0.0;
+  if (!xb_try((const float *)p, len, avx512, avx2, q)) return 0;
+  return gp_xs_head_flag(*q) ? 1 : 2;
 }
 
-/* An F64 chunk by split blocks (gp_cpu_sum_split_f64), the blocks that fail by the
- * expansions; after GP_XB_FAILS_MAX failures the rest by the expansions at once. */
-static void chunk_f64_blocks(const double *x, size_t cnt, int avx512, int avx2, int64_t *acc) {
-  const int L = GP_XS_F64_LIMBS, lsb = GP_XS_F64_LSB;
+/* A chunk by blocks (block_sum), the blocks that fail by the expansions; after
+ * GP_XB_FAILS_MAX failures the rest by the expansions at once. */
+static void chunk_blocks(gp_dtype type, const char *p, size_t cnt, int avx512, int avx2,
+                         int64_t *acc) {
+  const int f32 = type == GP_F32, L = f32 ? GP_XS_F32_LIMBS : GP_XS_F64_LIMBS;
+  const int lsb = f32 ? GP_XS_F32_LSB : GP_XS_F64_LSB;
+  const size_t es = f32 ? 4 : 8, blk = block_len(type);
   size_t i = 0;
   int fails = 0;
   while (i < cnt) {
-    const size_t len = cnt - i < GP_XD_BLOCK ? cnt - i : GP_XD_BLOCK;
+    const size_t len = cnt - i < blk ? cnt - i : blk;
     double q, r;
-    const int b = gp_cpu_sum_split_f64(x + i, len, avx512, avx2, &q, &r);
+    const int b = block_sum(type, p + i * es, len, avx512, avx2, &q, &r);
     if (b) {
       gp_xs_add_plain(acc, L, lsb, q);
       gp_xs_add_plain(acc, L, lsb, r);
@@ -438,11 +424,11 @@ static void chunk_f64_blocks(const double *x, size_t cnt, int avx512, int avx2, 
     } else if (++fails > GP_XB_FAILS_MAX) {
       break;
     } else {
-      chunk_expansions(GP_F64, (const char *)(x + i), len, avx512, avx2, acc);
+      chunk_expansions(type, p + i * es, len, avx512, avx2, acc);
     }
     i += len;
   }
-  if (i < cnt) chunk_expansions(GP_F64, (const char *)(x + i), cnt - i, avx512, avx2, acc);
+  if (i < cnt) chunk_expansions(type, p + i * es, cnt - i, avx512, avx2, acc);
   gp_xs_normalize(acc, L);
 }
 
@@ -454,8 +440,7 @@ static void sum_chunks(gp_dtype type, const void *in, size_t n, size_t c0, size_
   for (size_t c = c0; c < c1; c++) {
     size_t lo = c * GP_XS_CPU_CHUNK, cnt = n - lo < GP_XS_CPU_CHUNK ? n - lo : GP_XS_CPU_CHUNK;
     const char *p = (const char *)in + lo * esize;
-    if (type == GP_F32) chunk_f32_blocks((const float *)p, cnt, avx512, avx2, acc);
-    else chunk_f64_blocks((const double *)p, cnt, avx512, avx2, acc);
+    chunk_blocks(type, p, cnt, avx512, avx2, acc);
   }
   gp_cpu_ieee_end(csr);
 }
@@ -540,19 +525,20 @@ static int sum_try_expansions(gp_dtype type, const void *in, size_t n, void *out
 
 gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out) {
   const unsigned csr = gp_cpu_ieee_begin(); /* sum_chunks sets each worker's own */
-  double s, q, r;
+  double q, r;
   int b;
-  if (type == GP_F32 && n <= GP_XB_BLOCK && /* one block: no accumulator to round */
-      xb_try((const float *)in, n, gp_cpu_avx512(), gp_cpu_avx2(), &s)) {
-    const float f = (float)s; /* s is exact: rounded once; no NaN here */
-    memcpy(out, &f, sizeof f);
-  } else if (type == GP_F64 && n <= GP_XD_BLOCK &&
-             (b = gp_cpu_sum_split_f64((const double *)in, n, gp_cpu_avx512(), gp_cpu_avx2(),
-                                       &q, &r)) != 0) {
-    /* the exact sum is q + r: one addition rounds it once (+0 for an exact zero, as
-       some input was nonzero; zeros alone: q is their IEEE sum); no overflow: |q| < 2^1023 */
+  if (n <= block_len(type) && /* one block: no accumulator to round */
+      (b = block_sum(type, (const char *)in, n, gp_cpu_avx512(), gp_cpu_avx2(), &q, &r))) {
+    /* the exact sum is q + r: one addition rounds it once (+0 for an exact zero of
+       inputs not all -0; zeros alone: q is their IEEE sum); F32: q is exact, r -0, and
+       the narrowing rounds once; no overflow (F64: |q| < 2^1023), no NaN */
     const double d = b == 1 ? q + r : q;
-    memcpy(out, &d, sizeof d);
+    if (type == GP_F32) {
+      const float f = (float)d;
+      memcpy(out, &f, sizeof f);
+    } else {
+      memcpy(out, &d, sizeof d);
+    }
   } else if (!(n < GP_XS_TRY_MAX && sum_try_expansions(type, in, n, out))) {
     int64_t acc[GP_XS_MAX_LIMBS + 1];
     gp_cpu_sum_exact_acc(type, in, n, acc);

@@ -28,12 +28,6 @@
 
 #define XD_MAG 0x7fffffffffffffffull
 
-static inline int xd_ceil_log2(size_t n) {
-  int k = 0;
-  while (((size_t)1 << k) < n) k++;
-  return k;
-}
-
 /* From the largest magnitude's bits hi and the smallest nonzero one's less one, lo (a
  * zero wraps to all ones): 1 with *sigma set when the block passes, 2 when every input
  * is a zero, 0 otherwise. */
@@ -43,7 +37,7 @@ static inline int xd_bound(uint64_t lo, uint64_t hi, size_t n, double *sigma) {
   int fmin = (int)((lo + 1) >> 52), fmax = (int)(hi >> 52);
   fmin = fmin < 1 ? 1 : fmin;
   fmax = fmax < 1 ? 1 : fmax;
-  const int k = xd_ceil_log2(n), s = fmax - 1022 + k + 1;
+  const int k = gp_cpu_ceil_log2(n), s = fmax - 1022 + k + 1;
   if (2 * k + fmax - fmin > 52 || s > 1023) return 0;
   const uint64_t b = (uint64_t)(s + 1023) << 52; /* s >= k - 1020 > -1022: normal */
   memcpy(sigma, &b, 8);

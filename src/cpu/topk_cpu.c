@@ -201,9 +201,9 @@ gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t co
   nt = omp_get_max_threads();
 #endif
   if ((size_t)nt > rows) nt = (int)rows;
-  /* short rows of 4-byte keys: each row's key:index words sorted whole by the vector
-     network (cpu/vsort.h), its first k taken: distinct words, so ties go to the lower
-     index as in best_of; the per-thread buffer holds a row of words */
+  /* short rows of 4-byte keys: each row's key:index words sorted whole
+     (gp_cpu_vsort_key_index32), its first k taken: ties to the lower index as in
+     best_of; the per-thread buffer holds a row of words */
   const int comp = es == 4 && cols <= TK_ROW_SORT_MAX && cols <= gp_cpu_vsort64_max();
   const size_t per = comp && cols > 2 * k ? (cols + 1) / 2 : 2 * k; /* pairs: 16 bytes */
   topk_pair *buf = (topk_pair *)malloc((size_t)nt * per * sizeof *buf);
@@ -226,14 +226,9 @@ gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t co
     uint64_t *x = ix + (size_t)t * k;
     const char *row = (const char *)in + (size_t)r * cols * es;
     size_t m = k;
-    if (comp) {
+    if (comp) { /* gp_topk_key of 4-byte keys is gp_key32_enc with desc = largest */
       uint64_t *w = (uint64_t *)(void *)b;
-      for (size_t j = 0; j < cols; j++) {
-        uint32_t u;
-        memcpy(&u, row + j * 4, 4);
-        w[j] = gp_topk_key(u, 0, c, largest) << 32 | j;
-      }
-      gp_cpu_vsort64(w, cols, GP_KEY_UNSIGNED, 0);
+      gp_cpu_vsort_key_index32((const uint32_t *)(const void *)row, cols, c, largest, w);
       for (size_t j = 0; j < k; j++) x[j] = w[j] & 0xffffffffu;
     } else {
       m = es == 4 ? best_of4(row, 0, cols, k, c, largest, b)

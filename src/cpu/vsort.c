@@ -391,3 +391,9 @@ void gp_cpu_vsort64(uint64_t *keys, size_t n, gp_key_class c, int desc) {
   (void)keys, (void)n, (void)c, (void)desc;
 }
 #endif
+
+void gp_cpu_vsort_key_index32(const uint32_t *keys, size_t n, gp_key_class c, int desc,
+                              uint64_t *w) {
+  for (size_t i = 0; i < n; i++) w[i] = (uint64_t)gp_key32_enc(keys[i], c, desc) << 32 | i;
+  gp_cpu_vsort64(w, n, GP_KEY_UNSIGNED, 0);
+}

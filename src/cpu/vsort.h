@@ -25,4 +25,11 @@ void gp_cpu_vsort32(uint32_t *keys, size_t n, gp_key_class c, int desc);
 size_t gp_cpu_vsort64_max(void);
 void gp_cpu_vsort64(uint64_t *keys, size_t n, gp_key_class c, int desc);
 
+/* The stable order of n <= gp_cpu_vsort64_max() 4-byte keys of class c (descending when
+ * desc): w[i] = encoded key i << 32 | i, sorted by gp_cpu_vsort64. The words are
+ * distinct, so ties go to the lower index; the low halves are the indices (the CPU's
+ * short argsorts and top-k of short rows). */
+void gp_cpu_vsort_key_index32(const uint32_t *keys, size_t n, gp_key_class c, int desc,
+                              uint64_t *w);
+
 #endif
