@@ -369,6 +369,12 @@ gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in
     gp_cpu_minmax(op, type, in, n, out);
     return GP_OK;
   }
+  /* AUTO integer SUM: wrapping addition has no order to emulate (cpu/sum_int_cpu.c) */
+  if (op == GP_SUM && algo == GP_REDUCE_AUTO && type != GP_F32 && type != GP_F64 &&
+      (unsigned)type <= GP_U64) {
+    gp_cpu_sum_int(type, in, n, out);
+    return GP_OK;
+  }
   switch (type) {
   case GP_F32:
     if (op == GP_SUM) {

@@ -19,6 +19,10 @@ gp_status gp_cpu_reduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in
 /* GP_REDUCE_AUTO's F32/F64 SUM: the exact sum of in[0..n) rounded once to `type`
  * (src/cpu/reduce_exact_cpu.c). type is GP_F32 or GP_F64. */
 gp_status gp_cpu_sum_exact(gp_dtype type, const void *in, size_t n, void *out);
+/* GP_REDUCE_AUTO's integer SUM (I32, I64, U32, U64): the sum modulo 2^64 of in[0..n),
+ * 32-bit types widened by their sign first, written as 8 bytes to out
+ * (src/cpu/sum_int_cpu.c). */
+void gp_cpu_sum_int(gp_dtype type, const void *in, size_t n, void *out);
 /* acc[0..L] (L = GP_XS_F32_LIMBS or GP_XS_F64_LIMBS, then the flags) = the exact sum of
  * in[0..n) as a normalized superaccumulator (core/exact_sum.h), before the rounding. */
 void gp_cpu_sum_exact_acc(gp_dtype type, const void *in, size_t n, int64_t *acc);
