@@ -131,15 +131,53 @@ GP_CPU_AVX2 static uint64_t min64_avx2(const char *p, size_t n, uint64_t a, uint
 #endif
 
 #ifdef GP_CPU_X86
-/* Value domain (AVX2): the largest (smallest) element by one max (min) per vector in
- * the element's own domain, floats also OR-ing a NaN test, then its key (about twice
- * the keys' speed: 4096 f32 254 -> 171 ns). Returns 0 (and the caller takes the keys)
- * for a float NaN or a zero extreme: a NaN result, and the sign of a zero (-0 below
- * +0), are the keys' to decide; float max/min order neither. kind: GP_VX_* (0 f32,
- * 1 i32, 2 u32, 3 f64). */
+/* Value domain: the largest (smallest) element by one max (min) per vector in the
+ * element's own domain, floats also OR-ing a NaN test, then its key (about twice the
+ * keys' speed: 4096 f32 254 -> 171 ns). Returns 0 (and the caller takes the keys) for a
+ * float NaN or a zero extreme: a NaN result, and the sign of a zero (-0 below +0), are
+ * the keys' to decide; float max/min order neither. kind: GP_VX_* (vec_extreme.h).
+ * value_finish folds elements [from, n) into the vectors' extreme r and makes the
+ * NaN and zero tests. */
+__attribute__((always_inline)) static inline int value_finish(const char *p, size_t from,
+                                                              size_t n, const int kind,
+                                                              const int mx, uint64_t r,
+                                                              uint64_t *v) {
+  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
+  for (size_t i = from; i < n; i++) {
+    uint64_t u = 0;
+    memcpy(&u, p + i * (w8 ? 8 : 4), w8 ? 8 : 4);
+    int better;
+    if (kind == GP_VX_F32) {
+      float a, b;
+      memcpy(&a, &u, 4);
+      memcpy(&b, &r, 4);
+      if (a != a) return 0;
+      better = mx ? a > b : a < b;
+    } else if (kind == GP_VX_F64) {
+      double a, b;
+      memcpy(&a, &u, 8);
+      memcpy(&b, &r, 8);
+      if (a != a) return 0;
+      better = mx ? a > b : a < b;
+    } else if (kind == GP_VX_I32) {
+      better = mx ? (int32_t)u > (int32_t)r : (int32_t)u < (int32_t)r;
+    } else if (kind == GP_VX_I64) {
+      better = mx ? (int64_t)u > (int64_t)r : (int64_t)u < (int64_t)r;
+    } else if (kind == GP_VX_U64) {
+      better = mx ? u > r : u < r;
+    } else {
+      better = mx ? (uint32_t)u > (uint32_t)r : (uint32_t)u < (uint32_t)r;
+    }
+    if (better) r = u;
+  }
+  if (isf && (w8 ? (r << 1) == 0 : (uint32_t)(r << 1) == 0)) return 0; /* a zero */
+  *v = r;
+  return 1;
+}
+
 GP_CPU_AVX2 __attribute__((always_inline)) static inline int
 value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
-  const int isf = kind == 0 || kind == 3, w8 = kind == 3;
+  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
   const size_t per = w8 ? 4 : 8; /* elements a vector */
   if (n < 4 * per) return 0;
   const __m256i *q = (const __m256i *)(const void *)p;
@@ -168,53 +206,101 @@ value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t 
   m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
   m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
   if (!w8) m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
-  uint64_t r = w8 ? (uint64_t)_mm256_extract_epi64(m, 0) : (uint32_t)_mm256_cvtsi256_si32(m);
-  /* the tail, in the same domain */
-  for (size_t i = nv * per; i < n; i++) {
-    uint64_t u = 0;
-    memcpy(&u, p + i * (w8 ? 8 : 4), w8 ? 8 : 4);
-    int better;
-    if (kind == 0) {
-      float a, b;
-      memcpy(&a, &u, 4);
-      memcpy(&b, &r, 4);
-      if (a != a) return 0;
-      better = mx ? a > b : a < b;
-    } else if (kind == 3) {
-      double a, b;
-      memcpy(&a, &u, 8);
-      memcpy(&b, &r, 8);
-      if (a != a) return 0;
-      better = mx ? a > b : a < b;
-    } else if (kind == 1) {
-      better = mx ? (int32_t)u > (int32_t)r : (int32_t)u < (int32_t)r;
-    } else {
-      better = mx ? (uint32_t)u > (uint32_t)r : (uint32_t)u < (uint32_t)r;
-    }
-    if (better) r = u;
-  }
-  if (isf && ((r << 1) == 0 || (!w8 && (uint32_t)(r << 1) == 0))) return 0; /* a zero */
-  *v = r;
-  return 1;
+  const uint64_t r = w8 ? (uint64_t)_mm256_extract_epi64(m, 0) : (uint32_t)_mm256_cvtsi256_si32(m);
+  return value_finish(p, nv * per, n, kind, mx, r, v);
 }
-GP_CPU_AVX2 static int value_avx2(const char *p, size_t n, int kind, int mx, uint64_t *v) {
-  switch (kind * 2 + mx) {
-  case 0: return value_avx2_body(p, n, 0, 0, v);
-  case 1: return value_avx2_body(p, n, 0, 1, v);
-  case 2: return value_avx2_body(p, n, 1, 0, v);
-  case 3: return value_avx2_body(p, n, 1, 1, v);
-  case 4: return value_avx2_body(p, n, 2, 0, v);
-  case 5: return value_avx2_body(p, n, 2, 1, v);
-  case 6: return value_avx2_body(p, n, 3, 0, v);
-  default: return value_avx2_body(p, n, 3, 1, v);
+
+/* AVX-512: the same with 64-byte vectors, where one instruction is the max (min) of
+ * every kind (AVX2 needs a compare and a blend for 64-bit integers) */
+GP_CPU_AVX512 __attribute__((always_inline)) static inline __m512i
+ext512(__m512i x, __m512i y, const int kind, const int mx) {
+  switch (kind) {
+  case GP_VX_F32:
+    return _mm512_castps_si512(mx ? _mm512_max_ps(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y))
+                                  : _mm512_min_ps(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y)));
+  case GP_VX_I32: return mx ? _mm512_max_epi32(x, y) : _mm512_min_epi32(x, y);
+  case GP_VX_U32: return mx ? _mm512_max_epu32(x, y) : _mm512_min_epu32(x, y);
+  case GP_VX_F64:
+    return _mm512_castpd_si512(mx ? _mm512_max_pd(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y))
+                                  : _mm512_min_pd(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y)));
+  case GP_VX_I64: return mx ? _mm512_max_epi64(x, y) : _mm512_min_epi64(x, y);
+  default: return mx ? _mm512_max_epu64(x, y) : _mm512_min_epu64(x, y);
   }
+}
+/* nonzero where x or y is a float NaN */
+GP_CPU_AVX512 __attribute__((always_inline)) static inline unsigned nan512(__m512i x, __m512i y,
+                                                                           const int kind) {
+  if (kind == GP_VX_F32)
+    return _mm512_cmp_ps_mask(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y), _CMP_UNORD_Q);
+  return _mm512_cmp_pd_mask(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y), _CMP_UNORD_Q);
+}
+GP_CPU_AVX512 __attribute__((always_inline)) static inline int
+value_avx512_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
+  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
+  const size_t per = w8 ? 8 : 16; /* elements a vector */
+  if (n < 4 * per) return 0;
+  const char *q = p;
+  __m512i m0 = _mm512_loadu_si512(q), m1 = _mm512_loadu_si512(q + 64),
+          m2 = _mm512_loadu_si512(q + 128), m3 = _mm512_loadu_si512(q + 192);
+  unsigned nan = isf ? nan512(m0, m1, kind) | nan512(m2, m3, kind) : 0;
+  const size_t nv = n / per;
+  size_t j = 4;
+  for (; j + 4 <= nv; j += 4) {
+    const __m512i x0 = _mm512_loadu_si512(q + 64 * j), x1 = _mm512_loadu_si512(q + 64 * j + 64),
+                  x2 = _mm512_loadu_si512(q + 64 * j + 128),
+                  x3 = _mm512_loadu_si512(q + 64 * j + 192);
+    m0 = ext512(m0, x0, kind, mx);
+    m1 = ext512(m1, x1, kind, mx);
+    m2 = ext512(m2, x2, kind, mx);
+    m3 = ext512(m3, x3, kind, mx);
+    if (isf) nan |= nan512(x0, x1, kind) | nan512(x2, x3, kind);
+  }
+  for (; j < nv; j++) {
+    const __m512i x = _mm512_loadu_si512(q + 64 * j);
+    m0 = ext512(m0, x, kind, mx);
+    if (isf) nan |= nan512(x, x, kind);
+  }
+  if (nan) return 0;
+  const __m512i m = ext512(ext512(m0, m1, kind, mx), ext512(m2, m3, kind, mx), kind, mx);
+  /* the lanes of m by halves: 256, then 128 bits, then the AVX2-width steps */
+  __m512i h = ext512(m, _mm512_shuffle_i64x2(m, m, 0x4e), kind, mx);
+  h = ext512(h, _mm512_shuffle_i64x2(h, h, 0xb1), kind, mx);
+  h = ext512(h, _mm512_shuffle_epi32(h, (_MM_PERM_ENUM)0x4e), kind, mx);
+  if (!w8) h = ext512(h, _mm512_shuffle_epi32(h, (_MM_PERM_ENUM)0xb1), kind, mx);
+  const __m128i lo = _mm512_castsi512_si128(h);
+  const uint64_t r = w8 ? (uint64_t)_mm_cvtsi128_si64(lo) : (uint32_t)_mm_cvtsi128_si32(lo);
+  return value_finish(p, nv * per, n, kind, mx, r, v);
+}
+
+/* the value domain's entry: one stamp of the body per (kind, op), AVX-512 or AVX2 */
+#define GP_MM_VALUE_STAMPS(BODY)                                                       \
+  switch (kind * 2 + mx) {                                                             \
+  case 0: return BODY(p, n, GP_VX_F32, 0, v);                                          \
+  case 1: return BODY(p, n, GP_VX_F32, 1, v);                                          \
+  case 2: return BODY(p, n, GP_VX_I32, 0, v);                                          \
+  case 3: return BODY(p, n, GP_VX_I32, 1, v);                                          \
+  case 4: return BODY(p, n, GP_VX_U32, 0, v);                                          \
+  case 5: return BODY(p, n, GP_VX_U32, 1, v);                                          \
+  case 6: return BODY(p, n, GP_VX_F64, 0, v);                                          \
+  case 7: return BODY(p, n, GP_VX_F64, 1, v);                                          \
+  case 8: return BODY(p, n, GP_VX_I64, 0, v);                                          \
+  case 9: return BODY(p, n, GP_VX_I64, 1, v);                                          \
+  case 10: return BODY(p, n, GP_VX_U64, 0, v);                                         \
+  default: return BODY(p, n, GP_VX_U64, 1, v);                                         \
+  }
+GP_CPU_AVX2 static int value_avx2(const char *p, size_t n, int kind, int mx, uint64_t *v) {
+  GP_MM_VALUE_STAMPS(value_avx2_body)
+}
+GP_CPU_AVX512 static int value_avx512(const char *p, size_t n, int kind, int mx, uint64_t *v) {
+  GP_MM_VALUE_STAMPS(value_avx512_body)
 }
 #endif
 
-/* the minimum of mine and the keys of cnt elements at p; kind (value_avx2's, -1: none)
- * and mx pick the value domain first where there is one */
-static uint64_t chunk_min(const char *p, size_t cnt, int w8, int avx2, const mm_key *k,
+/* the minimum of mine and the keys of cnt elements at p; kind (GP_VX_*) and mx pick
+ * the value domain, tried first */
+static uint64_t chunk_min(const char *p, size_t cnt, int w8, int isa, const mm_key *k,
                           int kind, int mx, uint64_t mine) {
+  const int avx2 = isa >= 1;
   (void)avx2;
   (void)kind;
   (void)mx;
@@ -222,7 +308,7 @@ static uint64_t chunk_min(const char *p, size_t cnt, int w8, int avx2, const mm_
   uint64_t v;
   /* Under a caller's DAZ a subnormal extreme reads as zero (max and min return +0
      then): the zero test sends such a chunk to the keys too (test_reduce_cpu). */
-  if (avx2 && kind >= 0 && value_avx2(p, cnt, kind, mx, &v)) {
+  if (isa == 2 ? value_avx512(p, cnt, kind, mx, &v) : avx2 && value_avx2(p, cnt, kind, mx, &v)) {
     const uint64_t key = w8 ? mm_key64(v, k->a, k->b, k->c)
                             : mm_key32((uint32_t)v, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c);
     return key < mine ? key : mine;
@@ -244,12 +330,13 @@ void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out)
   const mm_key k = key_of(op, type);
   const int w8 = gp_dtype_size(type) == 8, mx = op == GP_MAX;
   const size_t es = w8 ? 8 : 4, nchunks = (n + GP_MM_CHUNK - 1) / GP_MM_CHUNK;
-  const int avx2 = gp_cpu_avx2();
-  const int kind = type == GP_F32 ? 0 : type == GP_I32 ? 1 : type == GP_U32 ? 2
-                   : type == GP_F64 ? 3 : -1;
+  const int isa = gp_cpu_avx512() ? 2 : gp_cpu_avx2() ? 1 : 0;
+  const int kind = type == GP_F32 ? GP_VX_F32 : type == GP_I32 ? GP_VX_I32
+                   : type == GP_U32 ? GP_VX_U32 : type == GP_F64 ? GP_VX_F64
+                   : type == GP_I64 ? GP_VX_I64 : GP_VX_U64;
   uint64_t best = ~0ull; /* the identity of unsigned min, either width */
   if (nchunks <= 1) { /* no OpenMP region and lock for one chunk (e.g. a row of rows) */
-    best = chunk_min((const char *)in, n, w8, avx2, &k, kind, mx, best);
+    best = chunk_min((const char *)in, n, w8, isa, &k, kind, mx, best);
   } else {
     const ptrdiff_t nc = (ptrdiff_t)nchunks;
 #ifdef _OPENMP
@@ -262,7 +349,7 @@ void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out)
 #endif
       for (ptrdiff_t ci = 0; ci < nc; ci++) {
         const size_t lo = (size_t)ci * GP_MM_CHUNK, cnt = n - lo < GP_MM_CHUNK ? n - lo : GP_MM_CHUNK;
-        mine = chunk_min((const char *)in + lo * es, cnt, w8, avx2, &k, kind, mx, mine);
+        mine = chunk_min((const char *)in + lo * es, cnt, w8, isa, &k, kind, mx, mine);
       }
 #ifdef _OPENMP
 #pragma omp critical(gp_mm_fold)

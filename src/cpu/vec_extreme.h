@@ -1,12 +1,14 @@
 /* One lane-wise max (mx) or min of two AVX2 vectors in the elements' own domain, and the
  * lanes where either is a float NaN: the value blocks of min/max (minmax_cpu.c) and
- * arg-min/max (argreduce_cpu.c). kind: GP_VX_F32, _I32, _U32, _F64; kind and mx are
- * constants at each inlined call. Include after cpu/cpu_features.h and immintrin.h. */
+ * arg-min/max (argreduce_cpu.c). kind: GP_VX_F32, _I32, _U32 (4-byte lanes), _F64, _I64,
+ * _U64 (8-byte lanes; AVX2 has no 64-bit integer max: a compare and a blend, the
+ * unsigned compare on sign-flipped copies); kind and mx are constants at each inlined
+ * call. Include after cpu/cpu_features.h and immintrin.h. */
 #ifndef GP_CPU_VEC_EXTREME_H
 #define GP_CPU_VEC_EXTREME_H
 
 #ifdef GP_CPU_X86
-enum { GP_VX_F32, GP_VX_I32, GP_VX_U32, GP_VX_F64 };
+enum { GP_VX_F32, GP_VX_I32, GP_VX_U32, GP_VX_F64, GP_VX_I64, GP_VX_U64 };
 
 GP_CPU_AVX2 static inline __m256i gp_vx_ext(__m256i x, __m256i y, const int kind, const int mx) {
   if (kind == GP_VX_F32) {
@@ -15,6 +17,12 @@ GP_CPU_AVX2 static inline __m256i gp_vx_ext(__m256i x, __m256i y, const int kind
   }
   if (kind == GP_VX_I32) return mx ? _mm256_max_epi32(x, y) : _mm256_min_epi32(x, y);
   if (kind == GP_VX_U32) return mx ? _mm256_max_epu32(x, y) : _mm256_min_epu32(x, y);
+  if (kind == GP_VX_I64 || kind == GP_VX_U64) {
+    const __m256i f = _mm256_set1_epi64x(kind == GP_VX_U64 ? (long long)0x8000000000000000ull : 0);
+    const __m256i xs = _mm256_xor_si256(x, f), ys = _mm256_xor_si256(y, f);
+    /* take y where y > x (max) or x > y (min) */
+    return _mm256_blendv_epi8(x, y, mx ? _mm256_cmpgt_epi64(ys, xs) : _mm256_cmpgt_epi64(xs, ys));
+  }
   const __m256d a = _mm256_castsi256_pd(x), b = _mm256_castsi256_pd(y);
   return _mm256_castpd_si256(mx ? _mm256_max_pd(a, b) : _mm256_min_pd(a, b));
 }
