@@ -6,8 +6,8 @@
  * replace its best. A batch of keys is first reduced to its minimum with vector min
  * ops; only when that beats the best (rare after the first few batches) is the batch
  * searched for the minimum's first position. The scalar loop before this (a 64-bit key
- * and a lexicographic compare per element) ran at 0.19x np.argmax. 4-byte types with
- * AVX2 go first by value blocks (arg32_blocks_body: one max or min per vector in the
+ * and a lexicographic compare per element) ran at 0.19x np.argmax. With AVX2 every
+ * type goes first by value blocks (arg_blocks_body: one max or min per vector in the
  * element's own domain, no key), 1.7-2.2x faster than the keyed loop at 2^12 .. 2^16. */
 #include "cpu/argreduce_cpu.h"
 #include "cpu/cpu_features.h"
@@ -31,13 +31,14 @@
 typedef struct arg_key {
   uint64_t a, b;
   int isf;
-  int kind, mx; /* the value blocks' domain (4-byte types) and op */
+  int kind, mx; /* the value blocks' domain (GP_VX_*) and op */
 } arg_key;
 
 static arg_key key_of(gp_op op, gp_dtype t) {
   const int mx = op == GP_MAX;
   arg_key k = {0, 0, t == GP_F32 || t == GP_F64, 0, mx};
-  k.kind = t == GP_F32 ? 0 : t == GP_I32 ? 1 : 2; /* GP_VX_F32, _I32, _U32 (vec_extreme.h) */
+  k.kind = t == GP_F32 ? GP_VX_F32 : t == GP_I32 ? GP_VX_I32 : t == GP_U32 ? GP_VX_U32
+           : t == GP_F64 ? GP_VX_F64 : t == GP_I64 ? GP_VX_I64 : GP_VX_U64;
   switch (t) {
   case GP_F32: k.a = 0x7fffffffu; /* fall through */
   case GP_I32: k.b = mx ? 0x7fffffffu : 0x80000000u; break;
@@ -221,25 +222,28 @@ GP_CPU_AVX2 static void arg64_avx2(const char *p, size_t lo, size_t hi, uint64_t
   else arg64_avx2_body(p, lo, hi, a, b, 0, tk, bi);
 }
 
-/* Value blocks (AVX2): 4-byte elements in blocks of GP_ARG_BLOCK, each first reduced to
- * its largest (smallest) value with one max (min) per vector in the element's own
- * domain (float, signed or unsigned: no key to compute), floats also OR-ing a NaN test;
- * only a block whose extreme's key beats the thread's best is searched for that
- * value's first position (floats by ordered ==, so -0 finds +0 too, as their keys
- * tie). A float block with a NaN goes to the keyed loop above, whose NaN key wins. */
+/* Value blocks (AVX2): elements in blocks of GP_ARG_BLOCK, each first reduced to its
+ * largest (smallest) value with one max (min) per vector in the element's own domain
+ * (float, signed or unsigned: no key to compute; 64-bit integers by a compare and a
+ * blend), floats also OR-ing a NaN test; only a block whose extreme's key beats the
+ * thread's best is searched for that value's first position (floats by ordered ==, so
+ * -0 finds +0 too, as their keys tie). A float block with a NaN goes to the keyed loops
+ * above, whose NaN key wins. kind: GP_VX_* (vec_extreme.h); the thread's best key is
+ * *k32 for 4-byte kinds, *k64 for 8-byte ones. */
 #define GP_ARG_BLOCK 2048u
 GP_CPU_AVX2 __attribute__((always_inline)) static inline void
-arg32_blocks_body(const char *p, size_t lo, size_t hi, uint32_t a, uint32_t b, const int kind,
-                  const int mx, uint32_t *tk, uint64_t *bi) {
-  const int isf = kind == GP_VX_F32;
+arg_blocks_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, const int kind,
+                const int mx, uint32_t *k32, uint64_t *k64, uint64_t *bi) {
+  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
+  const unsigned per = w8 ? 4 : 8, es = w8 ? 8 : 4; /* elements a vector, bytes each */
   size_t i = lo;
   for (; i + GP_ARG_BLOCK <= hi; i += GP_ARG_BLOCK) {
-    const __m256i *q = (const __m256i *)(const void *)(p + 4 * i);
+    const __m256i *q = (const __m256i *)(const void *)(p + es * i);
     __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
             m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
     __m256 nan = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
                      : _mm256_setzero_ps();
-    for (unsigned j = 4; j < GP_ARG_BLOCK / 8; j += 4) {
+    for (unsigned j = 4; j < GP_ARG_BLOCK / per; j += 4) {
       const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
                     x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
       m0 = gp_vx_ext(m0, x0, kind, mx);
@@ -249,73 +253,131 @@ arg32_blocks_body(const char *p, size_t lo, size_t hi, uint32_t a, uint32_t b, c
       if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
     }
     if (isf && _mm256_movemask_ps(nan)) { /* a NaN: the keyed loop finds the first */
-      arg32_avx2_body(p, i, i + GP_ARG_BLOCK, a, b, 1, tk, bi);
+      if (w8) arg64_avx2_body(p, i, i + GP_ARG_BLOCK, a, b, 1, k64, bi);
+      else arg32_avx2_body(p, i, i + GP_ARG_BLOCK, (uint32_t)a, (uint32_t)b, 1, k32, bi);
       continue;
     }
     __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
     m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
     m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
-    m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
-    const uint32_t v = (uint32_t)_mm256_cvtsi256_si32(m);
-    const uint32_t k = key32(v, a, b, isf);
-    if (!(k < *tk || *bi == GP_ARG_NONE)) continue;
+    if (!w8) m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
+    const uint64_t k = w8 ? key64((uint64_t)_mm256_extract_epi64(m, 0), a, b, isf)
+                          : key32((uint32_t)_mm256_cvtsi256_si32(m), (uint32_t)a, (uint32_t)b, isf);
+    if (!(k < (w8 ? *k64 : *k32) || *bi == GP_ARG_NONE)) continue;
     for (unsigned j = 0;; j++) {
       const __m256i x = _mm256_loadu_si256(q + j);
-      const unsigned bits =
-          isf ? (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_castsi256_ps(x),
-                                                           _mm256_castsi256_ps(m), _CMP_EQ_OQ))
-              : (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, m)));
+      unsigned bits;
+      if (kind == GP_VX_F32)
+        bits = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_castsi256_ps(x),
+                                                          _mm256_castsi256_ps(m), _CMP_EQ_OQ));
+      else if (kind == GP_VX_F64)
+        bits = (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_castsi256_pd(x),
+                                                          _mm256_castsi256_pd(m), _CMP_EQ_OQ));
+      else if (w8)
+        bits = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, m)));
+      else
+        bits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, m)));
       if (bits) {
-        *tk = k;
+        if (w8) *k64 = k;
+        else *k32 = (uint32_t)k;
+        *bi = i + per * (size_t)j + (size_t)__builtin_ctz(bits);
+        break;
+      }
+    }
+  }
+  if (w8) arg64_avx2(p, i, hi, a, b, isf, k64, bi);
+  else arg32_avx2(p, i, hi, (uint32_t)a, (uint32_t)b, isf, k32, bi);
+}
+/* one stamp of a blocks body per (kind, op) */
+#define GP_ARG_BLOCKS_STAMPS(BODY)                                                     \
+  switch (kind * 2 + mx) {                                                             \
+  case 0: BODY(p, lo, hi, a, b, GP_VX_F32, 0, k32, k64, bi); return;                  \
+  case 1: BODY(p, lo, hi, a, b, GP_VX_F32, 1, k32, k64, bi); return;                  \
+  case 2: BODY(p, lo, hi, a, b, GP_VX_I32, 0, k32, k64, bi); return;                  \
+  case 3: BODY(p, lo, hi, a, b, GP_VX_I32, 1, k32, k64, bi); return;                  \
+  case 4: BODY(p, lo, hi, a, b, GP_VX_U32, 0, k32, k64, bi); return;                  \
+  case 5: BODY(p, lo, hi, a, b, GP_VX_U32, 1, k32, k64, bi); return;                  \
+  case 6: BODY(p, lo, hi, a, b, GP_VX_F64, 0, k32, k64, bi); return;                  \
+  case 7: BODY(p, lo, hi, a, b, GP_VX_F64, 1, k32, k64, bi); return;                  \
+  case 8: BODY(p, lo, hi, a, b, GP_VX_I64, 0, k32, k64, bi); return;                  \
+  case 9: BODY(p, lo, hi, a, b, GP_VX_I64, 1, k32, k64, bi); return;                  \
+  case 10: BODY(p, lo, hi, a, b, GP_VX_U64, 0, k32, k64, bi); return;                 \
+  default: BODY(p, lo, hi, a, b, GP_VX_U64, 1, k32, k64, bi); return;                 \
+  }
+GP_CPU_AVX2 static void arg_blocks_avx2(const char *p, size_t lo, size_t hi, uint64_t a,
+                                        uint64_t b, int kind, int mx, uint32_t *k32,
+                                        uint64_t *k64, uint64_t *bi) {
+  GP_ARG_BLOCKS_STAMPS(arg_blocks_body)
+}
+
+/* AVX-512 value blocks, 64-bit integers (GP_VX_I64, GP_VX_U64): as arg_blocks_body
+ * with 64-byte vectors, one max (min) instruction a vector, the search by compare
+ * masks */
+GP_CPU_AVX512 __attribute__((always_inline)) static inline void
+arg_blocks512_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, const int kind,
+                   const int mx, uint64_t *k64, uint64_t *bi) {
+  size_t i = lo;
+  for (; i + GP_ARG_BLOCK <= hi; i += GP_ARG_BLOCK) {
+    const char *q = p + 8 * i;
+    __m512i m0 = _mm512_loadu_si512(q), m1 = _mm512_loadu_si512(q + 64),
+            m2 = _mm512_loadu_si512(q + 128), m3 = _mm512_loadu_si512(q + 192);
+    for (unsigned j = 4; j < GP_ARG_BLOCK / 8; j += 4) {
+      const char *r = q + 64 * (size_t)j;
+      m0 = gp_vx512_ext(m0, _mm512_loadu_si512(r), kind, mx);
+      m1 = gp_vx512_ext(m1, _mm512_loadu_si512(r + 64), kind, mx);
+      m2 = gp_vx512_ext(m2, _mm512_loadu_si512(r + 128), kind, mx);
+      m3 = gp_vx512_ext(m3, _mm512_loadu_si512(r + 192), kind, mx);
+    }
+    const __m512i m = gp_vx512_ext(gp_vx512_ext(m0, m1, kind, mx),
+                                   gp_vx512_ext(m2, m3, kind, mx), kind, mx);
+    const uint64_t v = gp_vx512_fold(m, kind, mx), k = key64(v, a, b, 0);
+    if (!(k < *k64 || *bi == GP_ARG_NONE)) continue;
+    const __m512i vv = _mm512_set1_epi64((long long)v);
+    for (unsigned j = 0;; j++) {
+      const unsigned bits = _mm512_cmpeq_epi64_mask(_mm512_loadu_si512(q + 64 * (size_t)j), vv);
+      if (bits) {
+        *k64 = k;
         *bi = i + 8 * (size_t)j + (size_t)__builtin_ctz(bits);
         break;
       }
     }
   }
-  arg32_avx2(p, i, hi, a, b, isf, tk, bi);
+  arg64_avx2(p, i, hi, a, b, 0, k64, bi);
 }
-GP_CPU_AVX2 static void arg32_blocks_avx2(const char *p, size_t lo, size_t hi, uint32_t a,
-                                          uint32_t b, int kind, int mx, uint32_t *tk,
-                                          uint64_t *bi) {
-  if (kind == GP_VX_F32) {
-    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_VX_F32, 1, tk, bi);
-    else arg32_blocks_body(p, lo, hi, a, b, GP_VX_F32, 0, tk, bi);
-  } else if (kind == GP_VX_I32) {
-    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_VX_I32, 1, tk, bi);
-    else arg32_blocks_body(p, lo, hi, a, b, GP_VX_I32, 0, tk, bi);
+GP_CPU_AVX512 static void arg_blocks_avx512(const char *p, size_t lo, size_t hi, uint64_t a,
+                                            uint64_t b, int kind, int mx, uint64_t *k64,
+                                            uint64_t *bi) {
+  if (kind == GP_VX_I64) {
+    if (mx) arg_blocks512_body(p, lo, hi, a, b, GP_VX_I64, 1, k64, bi);
+    else arg_blocks512_body(p, lo, hi, a, b, GP_VX_I64, 0, k64, bi);
   } else {
-    if (mx) arg32_blocks_body(p, lo, hi, a, b, GP_VX_U32, 1, tk, bi);
-    else arg32_blocks_body(p, lo, hi, a, b, GP_VX_U32, 0, tk, bi);
+    if (mx) arg_blocks512_body(p, lo, hi, a, b, GP_VX_U64, 1, k64, bi);
+    else arg_blocks512_body(p, lo, hi, a, b, GP_VX_U64, 0, k64, bi);
   }
 }
 #endif
 
-/* elements [lo, hi) into the thread's best (*k32 or *k64 by width, *i1) */
+/* elements [lo, hi) into the thread's best (*k32 or *k64 by width, *i1); avx2: 2 where
+ * AVX-512 may be used too (64-bit integers) */
 static void arg_range(const char *p, size_t lo, size_t hi, int w8, int avx2, const arg_key *ak,
                       uint32_t *k32, uint64_t *k64, uint64_t *i1) {
   (void)avx2;
-  if (w8) {
-#ifdef GP_CPU_X86
-    if (avx2) {
-      arg64_avx2(p, lo, hi, ak->a, ak->b, ak->isf, k64, i1);
-      return;
-    }
-#endif
-    arg64_scalar(p, lo, hi, ak->a, ak->b, ak->isf, k64, i1);
-    return;
-  }
 #ifdef GP_CPU_X86
   /* float compares read subnormals as zero under the caller's DAZ: keys then */
   if (avx2 && !(ak->isf && (_mm_getcsr() & GP_CPU_MXCSR_FLUSH))) {
-    arg32_blocks_avx2(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->kind, ak->mx, k32, i1);
+    if (avx2 == 2 && (ak->kind == GP_VX_I64 || ak->kind == GP_VX_U64))
+      arg_blocks_avx512(p, lo, hi, ak->a, ak->b, ak->kind, ak->mx, k64, i1);
+    else arg_blocks_avx2(p, lo, hi, ak->a, ak->b, ak->kind, ak->mx, k32, k64, i1);
     return;
   }
   if (avx2) {
-    arg32_avx2(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
+    if (w8) arg64_avx2(p, lo, hi, ak->a, ak->b, ak->isf, k64, i1);
+    else arg32_avx2(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
     return;
   }
 #endif
-  arg32_scalar(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
+  if (w8) arg64_scalar(p, lo, hi, ak->a, ak->b, ak->isf, k64, i1);
+  else arg32_scalar(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
 }
 
 void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *value_out,
@@ -323,7 +385,7 @@ void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *v
   const arg_key ak = key_of(op, type);
   const size_t es = gp_dtype_size(type);
   const int w8 = es == 8;
-  const int avx2 = gp_cpu_avx2();
+  const int avx2 = gp_cpu_avx512() ? 2 : gp_cpu_avx2();
   const size_t nchunks = (n + GP_ARG_CHUNK - 1) / GP_ARG_CHUNK;
   uint64_t bk = UINT64_MAX, bi = GP_ARG_NONE;
   if (nchunks <= 1) { /* no OpenMP region and lock for one chunk */

@@ -210,89 +210,49 @@ value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t 
   return value_finish(p, nv * per, n, kind, mx, r, v);
 }
 
-/* AVX-512: the same with 64-byte vectors, where one instruction is the max (min) of
- * every kind (AVX2 needs a compare and a blend for 64-bit integers) */
-GP_CPU_AVX512 __attribute__((always_inline)) static inline __m512i
-ext512(__m512i x, __m512i y, const int kind, const int mx) {
-  switch (kind) {
-  case GP_VX_F32:
-    return _mm512_castps_si512(mx ? _mm512_max_ps(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y))
-                                  : _mm512_min_ps(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y)));
-  case GP_VX_I32: return mx ? _mm512_max_epi32(x, y) : _mm512_min_epi32(x, y);
-  case GP_VX_U32: return mx ? _mm512_max_epu32(x, y) : _mm512_min_epu32(x, y);
-  case GP_VX_F64:
-    return _mm512_castpd_si512(mx ? _mm512_max_pd(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y))
-                                  : _mm512_min_pd(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y)));
-  case GP_VX_I64: return mx ? _mm512_max_epi64(x, y) : _mm512_min_epi64(x, y);
-  default: return mx ? _mm512_max_epu64(x, y) : _mm512_min_epu64(x, y);
-  }
-}
-/* nonzero where x or y is a float NaN */
-GP_CPU_AVX512 __attribute__((always_inline)) static inline unsigned nan512(__m512i x, __m512i y,
-                                                                           const int kind) {
-  if (kind == GP_VX_F32)
-    return _mm512_cmp_ps_mask(_mm512_castsi512_ps(x), _mm512_castsi512_ps(y), _CMP_UNORD_Q);
-  return _mm512_cmp_pd_mask(_mm512_castsi512_pd(x), _mm512_castsi512_pd(y), _CMP_UNORD_Q);
-}
+/* AVX-512, 64-bit integers (GP_VX_I64, GP_VX_U64): the same with 64-byte vectors */
 GP_CPU_AVX512 __attribute__((always_inline)) static inline int
 value_avx512_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
-  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
-  const size_t per = w8 ? 8 : 16; /* elements a vector */
-  if (n < 4 * per) return 0;
-  const char *q = p;
-  __m512i m0 = _mm512_loadu_si512(q), m1 = _mm512_loadu_si512(q + 64),
-          m2 = _mm512_loadu_si512(q + 128), m3 = _mm512_loadu_si512(q + 192);
-  unsigned nan = isf ? nan512(m0, m1, kind) | nan512(m2, m3, kind) : 0;
-  const size_t nv = n / per;
+  if (n < 32) return 0;
+  __m512i m0 = _mm512_loadu_si512(p), m1 = _mm512_loadu_si512(p + 64),
+          m2 = _mm512_loadu_si512(p + 128), m3 = _mm512_loadu_si512(p + 192);
+  const size_t nv = n / 8;
   size_t j = 4;
   for (; j + 4 <= nv; j += 4) {
-    const __m512i x0 = _mm512_loadu_si512(q + 64 * j), x1 = _mm512_loadu_si512(q + 64 * j + 64),
-                  x2 = _mm512_loadu_si512(q + 64 * j + 128),
-                  x3 = _mm512_loadu_si512(q + 64 * j + 192);
-    m0 = ext512(m0, x0, kind, mx);
-    m1 = ext512(m1, x1, kind, mx);
-    m2 = ext512(m2, x2, kind, mx);
-    m3 = ext512(m3, x3, kind, mx);
-    if (isf) nan |= nan512(x0, x1, kind) | nan512(x2, x3, kind);
+    const char *q = p + 64 * j;
+    m0 = gp_vx512_ext(m0, _mm512_loadu_si512(q), kind, mx);
+    m1 = gp_vx512_ext(m1, _mm512_loadu_si512(q + 64), kind, mx);
+    m2 = gp_vx512_ext(m2, _mm512_loadu_si512(q + 128), kind, mx);
+    m3 = gp_vx512_ext(m3, _mm512_loadu_si512(q + 192), kind, mx);
   }
-  for (; j < nv; j++) {
-    const __m512i x = _mm512_loadu_si512(q + 64 * j);
-    m0 = ext512(m0, x, kind, mx);
-    if (isf) nan |= nan512(x, x, kind);
-  }
-  if (nan) return 0;
-  const __m512i m = ext512(ext512(m0, m1, kind, mx), ext512(m2, m3, kind, mx), kind, mx);
-  /* the lanes of m by halves: 256, then 128 bits, then the AVX2-width steps */
-  __m512i h = ext512(m, _mm512_shuffle_i64x2(m, m, 0x4e), kind, mx);
-  h = ext512(h, _mm512_shuffle_i64x2(h, h, 0xb1), kind, mx);
-  h = ext512(h, _mm512_shuffle_epi32(h, (_MM_PERM_ENUM)0x4e), kind, mx);
-  if (!w8) h = ext512(h, _mm512_shuffle_epi32(h, (_MM_PERM_ENUM)0xb1), kind, mx);
-  const __m128i lo = _mm512_castsi512_si128(h);
-  const uint64_t r = w8 ? (uint64_t)_mm_cvtsi128_si64(lo) : (uint32_t)_mm_cvtsi128_si32(lo);
-  return value_finish(p, nv * per, n, kind, mx, r, v);
+  for (; j < nv; j++) m0 = gp_vx512_ext(m0, _mm512_loadu_si512(p + 64 * j), kind, mx);
+  const __m512i m = gp_vx512_ext(gp_vx512_ext(m0, m1, kind, mx), gp_vx512_ext(m2, m3, kind, mx),
+                                 kind, mx);
+  return value_finish(p, nv * 8, n, kind, mx, gp_vx512_fold(m, kind, mx), v);
 }
 
-/* the value domain's entry: one stamp of the body per (kind, op), AVX-512 or AVX2 */
-#define GP_MM_VALUE_STAMPS(BODY)                                                       \
-  switch (kind * 2 + mx) {                                                             \
-  case 0: return BODY(p, n, GP_VX_F32, 0, v);                                          \
-  case 1: return BODY(p, n, GP_VX_F32, 1, v);                                          \
-  case 2: return BODY(p, n, GP_VX_I32, 0, v);                                          \
-  case 3: return BODY(p, n, GP_VX_I32, 1, v);                                          \
-  case 4: return BODY(p, n, GP_VX_U32, 0, v);                                          \
-  case 5: return BODY(p, n, GP_VX_U32, 1, v);                                          \
-  case 6: return BODY(p, n, GP_VX_F64, 0, v);                                          \
-  case 7: return BODY(p, n, GP_VX_F64, 1, v);                                          \
-  case 8: return BODY(p, n, GP_VX_I64, 0, v);                                          \
-  case 9: return BODY(p, n, GP_VX_I64, 1, v);                                          \
-  case 10: return BODY(p, n, GP_VX_U64, 0, v);                                         \
-  default: return BODY(p, n, GP_VX_U64, 1, v);                                         \
-  }
+/* the value domain's entry: one stamp of the body per (kind, op) */
 GP_CPU_AVX2 static int value_avx2(const char *p, size_t n, int kind, int mx, uint64_t *v) {
-  GP_MM_VALUE_STAMPS(value_avx2_body)
+  switch (kind * 2 + mx) {
+  case 0: return value_avx2_body(p, n, GP_VX_F32, 0, v);
+  case 1: return value_avx2_body(p, n, GP_VX_F32, 1, v);
+  case 2: return value_avx2_body(p, n, GP_VX_I32, 0, v);
+  case 3: return value_avx2_body(p, n, GP_VX_I32, 1, v);
+  case 4: return value_avx2_body(p, n, GP_VX_U32, 0, v);
+  case 5: return value_avx2_body(p, n, GP_VX_U32, 1, v);
+  case 6: return value_avx2_body(p, n, GP_VX_F64, 0, v);
+  case 7: return value_avx2_body(p, n, GP_VX_F64, 1, v);
+  case 8: return value_avx2_body(p, n, GP_VX_I64, 0, v);
+  case 9: return value_avx2_body(p, n, GP_VX_I64, 1, v);
+  case 10: return value_avx2_body(p, n, GP_VX_U64, 0, v);
+  default: return value_avx2_body(p, n, GP_VX_U64, 1, v);
+  }
 }
+/* kind: GP_VX_I64 or GP_VX_U64 */
 GP_CPU_AVX512 static int value_avx512(const char *p, size_t n, int kind, int mx, uint64_t *v) {
-  GP_MM_VALUE_STAMPS(value_avx512_body)
+  if (kind == GP_VX_I64) return mx ? value_avx512_body(p, n, GP_VX_I64, 1, v)
+                                   : value_avx512_body(p, n, GP_VX_I64, 0, v);
+  return mx ? value_avx512_body(p, n, GP_VX_U64, 1, v) : value_avx512_body(p, n, GP_VX_U64, 0, v);
 }
 #endif
 
@@ -308,7 +268,9 @@ static uint64_t chunk_min(const char *p, size_t cnt, int w8, int isa, const mm_k
   uint64_t v;
   /* Under a caller's DAZ a subnormal extreme reads as zero (max and min return +0
      then): the zero test sends such a chunk to the keys too (test_reduce_cpu). */
-  if (isa == 2 ? value_avx512(p, cnt, kind, mx, &v) : avx2 && value_avx2(p, cnt, kind, mx, &v)) {
+  const int int64 = kind == GP_VX_I64 || kind == GP_VX_U64;
+  if (isa == 2 && int64 ? value_avx512(p, cnt, kind, mx, &v)
+                        : avx2 && value_avx2(p, cnt, kind, mx, &v)) {
     const uint64_t key = w8 ? mm_key64(v, k->a, k->b, k->c)
                             : mm_key32((uint32_t)v, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c);
     return key < mine ? key : mine;
