@@ -100,7 +100,11 @@ expect 2 "--n must be at least 1" model span --n 0 --blocks 4 --block 32
 "$G" model divergence --algo two-phase --block 64 | grep -q "^  phase  part" || err "model table header"
 "$G" model divergence --algo two-phase --block 64 --json | grep -q '"kernel": 1, "phase": 2' ||
   err "model json phase"
-expect 1 "cannot write in the folder '/nonexistent-gpuprims'" bench reduce --json /nonexistent-gpuprims/x.json
+if "$G" bench reduce --help 2>&1 | grep -q "the benchmark suites were not built"; then
+  echo "cli_robust: the benchmark suites are not built here; their --json check is not run"
+else
+  expect 1 "cannot write in the folder '/nonexistent-gpuprims'" bench reduce --json /nonexistent-gpuprims/x.json
+fi
 out=$("$G" info --no-measure 2>&1)
 case "$out" in
   *"backend:        cuda"*) ;;
