@@ -47,38 +47,43 @@ static inline unsigned vs_lanes_bits(size_t i, size_t n, unsigned l) {
 #define VW_STORE(p, v) _mm512_store_si512((void *)(p), (v))
 
 /* ---- 4-byte keys, 16 a vector ------------------------------------------------------- */
-/* One compare-exchange step inside every vector: lane l meets lane l ^ j (the partner
- * permutation `idx`); the lanes in `hi` keep the larger key. */
-GP_CPU_AVX512 static inline __m512i vs_step_k32(__m512i x, __m512i idx, __mmask16 hi) {
-  const __m512i y = _mm512_permutexvar_epi32(idx, x);
+/* One compare-exchange step inside every vector: lane l meets its partner's lane in y
+ * (x permuted); the lanes in `hi` keep the larger key. */
+GP_CPU_AVX512 static inline __m512i vs_step_k32(__m512i x, __m512i y, __mmask16 hi) {
   return _mm512_mask_blend_epi32(hi, _mm512_min_epu32(x, y), _mm512_max_epu32(x, y));
 }
-/* Partner lanes l ^ j as index vectors, and the lanes whose bit j is set (they keep the
- * larger key of a half-cleaner, or of a flip of blocks of 2j). */
+/* Partner lanes l ^ j: strides 1 and 2 by in-lane shuffles, 4 and 8 by 128-bit lane
+ * shuffles (immediates: no index vector, shorter latency than a full permute); the flips
+ * (j = 3, 7, 15) by a permute. `hi`: the lanes whose bit j is set (they keep the larger
+ * key of a half-cleaner, or of a flip of blocks of 2j). */
 #define VS32_IDX(j)                                                                         \
   _mm512_setr_epi32(0 ^ (j), 1 ^ (j), 2 ^ (j), 3 ^ (j), 4 ^ (j), 5 ^ (j), 6 ^ (j), 7 ^ (j), \
                     8 ^ (j), 9 ^ (j), 10 ^ (j), 11 ^ (j), 12 ^ (j), 13 ^ (j), 14 ^ (j), 15 ^ (j))
-#define VS32_S(x, j, hi) vs_step_k32(x, VS32_IDX(j), (__mmask16)(hi))
+#define VS32_F(x, j, hi) vs_step_k32(x, _mm512_permutexvar_epi32(VS32_IDX(j), x), (__mmask16)(hi))
+#define VS32_S1(x) vs_step_k32(x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0xB1), 0xAAAA)
+#define VS32_S2(x) vs_step_k32(x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4E), 0xCCCC)
+#define VS32_S4(x) vs_step_k32(x, _mm512_shuffle_i32x4(x, x, 0xB1), 0xF0F0)
+#define VS32_S8(x) vs_step_k32(x, _mm512_shuffle_i32x4(x, x, 0x4E), 0xFF00)
 /* The half-cleaners of strides 8, 4, 2, 1 inside one vector. */
 GP_CPU_AVX512 static inline __m512i vs_clean1_k32(__m512i x) {
-  x = VS32_S(x, 8, 0xFF00);
-  x = VS32_S(x, 4, 0xF0F0);
-  x = VS32_S(x, 2, 0xCCCC);
-  return VS32_S(x, 1, 0xAAAA);
+  x = VS32_S8(x);
+  x = VS32_S4(x);
+  x = VS32_S2(x);
+  return VS32_S1(x);
 }
 /* One vector sorted ascending: per block size k, a flip (l meets l ^ (k - 1)), then the
  * half-cleaners below k / 2. */
 GP_CPU_AVX512 static inline __m512i vs_sort1_k32(__m512i x) {
-  x = VS32_S(x, 1, 0xAAAA);
-  x = VS32_S(x, 3, 0xCCCC);
-  x = VS32_S(x, 1, 0xAAAA);
-  x = VS32_S(x, 7, 0xF0F0);
-  x = VS32_S(x, 2, 0xCCCC);
-  x = VS32_S(x, 1, 0xAAAA);
-  x = VS32_S(x, 15, 0xFF00);
-  x = VS32_S(x, 4, 0xF0F0);
-  x = VS32_S(x, 2, 0xCCCC);
-  return VS32_S(x, 1, 0xAAAA);
+  x = VS32_S1(x);
+  x = VS32_F(x, 3, 0xCCCC);
+  x = VS32_S1(x);
+  x = VS32_F(x, 7, 0xF0F0);
+  x = VS32_S2(x);
+  x = VS32_S1(x);
+  x = VS32_F(x, 15, 0xFF00);
+  x = VS32_S4(x);
+  x = VS32_S2(x);
+  return VS32_S1(x);
 }
 
 #define VW(name) vs_##name##_k32
@@ -103,25 +108,27 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k32(__m512i x) {
 #include "cpu/vsort_impl.h"
 
 /* ---- 8-byte keys, 8 a vector (the same network, lanes of unsigned 64 bits) ---------- */
-GP_CPU_AVX512 static inline __m512i vs_step_k64(__m512i x, __m512i idx, __mmask8 hi) {
-  const __m512i y = _mm512_permutexvar_epi64(idx, x);
+GP_CPU_AVX512 static inline __m512i vs_step_k64(__m512i x, __m512i y, __mmask8 hi) {
   return _mm512_mask_blend_epi64(hi, _mm512_min_epu64(x, y), _mm512_max_epu64(x, y));
 }
 #define VS64_IDX(j) \
   _mm512_setr_epi64(0 ^ (j), 1 ^ (j), 2 ^ (j), 3 ^ (j), 4 ^ (j), 5 ^ (j), 6 ^ (j), 7 ^ (j))
-#define VS64_S(x, j, hi) vs_step_k64(x, VS64_IDX(j), (__mmask8)(hi))
+#define VS64_F(x, j, hi) vs_step_k64(x, _mm512_permutexvar_epi64(VS64_IDX(j), x), (__mmask8)(hi))
+#define VS64_S1(x) vs_step_k64(x, _mm512_shuffle_epi32(x, (_MM_PERM_ENUM)0x4E), 0xAA)
+#define VS64_S2(x) vs_step_k64(x, _mm512_shuffle_i64x2(x, x, 0xB1), 0xCC)
+#define VS64_S4(x) vs_step_k64(x, _mm512_shuffle_i64x2(x, x, 0x4E), 0xF0)
 GP_CPU_AVX512 static inline __m512i vs_clean1_k64(__m512i x) {
-  x = VS64_S(x, 4, 0xF0);
-  x = VS64_S(x, 2, 0xCC);
-  return VS64_S(x, 1, 0xAA);
+  x = VS64_S4(x);
+  x = VS64_S2(x);
+  return VS64_S1(x);
 }
 GP_CPU_AVX512 static inline __m512i vs_sort1_k64(__m512i x) {
-  x = VS64_S(x, 1, 0xAA);
-  x = VS64_S(x, 3, 0xCC);
-  x = VS64_S(x, 1, 0xAA);
-  x = VS64_S(x, 7, 0xF0);
-  x = VS64_S(x, 2, 0xCC);
-  return VS64_S(x, 1, 0xAA);
+  x = VS64_S1(x);
+  x = VS64_F(x, 3, 0xCC);
+  x = VS64_S1(x);
+  x = VS64_F(x, 7, 0xF0);
+  x = VS64_S2(x);
+  return VS64_S1(x);
 }
 
 #define VW(name) vs_##name##_k64
