@@ -86,6 +86,60 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k32(__m512i x) {
   return VS32_S1(x);
 }
 
+/* Compare-exchange of whole vectors (a keeps the smaller keys): the column networks */
+GP_CPU_AVX512 static inline __attribute__((always_inline)) void vs_cx32(__m512i *a, __m512i *b) {
+  const __m512i x = *a;
+  *a = _mm512_min_epu32(x, *b);
+  *b = _mm512_max_epu32(x, *b);
+}
+#define VS_CX32(a, b) vs_cx32(&(a), &(b))
+/* 16 vectors at v each sorted: the 16 columns sorted across the vectors by Batcher's
+ * odd-even merge network (63 comparators, min/max only), then a 16 x 16 transpose (each
+ * vector now a column in row order). 11 ops a vector where sort1 takes 40. */
+GP_CPU_AVX512 static inline void vs_sort_cols_k32(__m512i *v) {
+  __m512i r[16];
+  for (int j = 0; j < 16; j++) r[j] = _mm512_load_si512((const void *)(v + j));
+  for (int j = 0; j < 16; j += 2) VS_CX32(r[j], r[j + 1]);
+  for (int j = 0; j < 16; j += 4) VS_CX32(r[j], r[j + 2]), VS_CX32(r[j + 1], r[j + 3]);
+  for (int j = 0; j < 16; j += 8) {
+    VS_CX32(r[j + 1], r[j + 2]), VS_CX32(r[j + 5], r[j + 6]);
+    VS_CX32(r[j], r[j + 4]), VS_CX32(r[j + 3], r[j + 7]);
+    VS_CX32(r[j + 2], r[j + 6]), VS_CX32(r[j + 1], r[j + 5]);
+    VS_CX32(r[j + 2], r[j + 4]), VS_CX32(r[j + 3], r[j + 5]);
+    VS_CX32(r[j + 1], r[j + 2]), VS_CX32(r[j + 3], r[j + 4]), VS_CX32(r[j + 5], r[j + 6]);
+  }
+  VS_CX32(r[0], r[8]), VS_CX32(r[7], r[15]);
+  VS_CX32(r[4], r[12]), VS_CX32(r[2], r[10]), VS_CX32(r[6], r[14]);
+  VS_CX32(r[1], r[9]), VS_CX32(r[5], r[13]), VS_CX32(r[3], r[11]);
+  VS_CX32(r[4], r[8]), VS_CX32(r[6], r[10]), VS_CX32(r[5], r[9]), VS_CX32(r[7], r[11]);
+  VS_CX32(r[2], r[4]), VS_CX32(r[6], r[8]), VS_CX32(r[10], r[12]);
+  VS_CX32(r[3], r[5]), VS_CX32(r[7], r[9]), VS_CX32(r[11], r[13]);
+  for (int j = 1; j < 15; j += 2) VS_CX32(r[j], r[j + 1]);
+  /* transpose: 32-bit pairs, 64-bit pairs, then 128-bit lanes twice */
+  __m512i t[16], u[16];
+  for (int j = 0; j < 16; j += 2) {
+    t[j] = _mm512_unpacklo_epi32(r[j], r[j + 1]);
+    t[j + 1] = _mm512_unpackhi_epi32(r[j], r[j + 1]);
+  }
+  for (int j = 0; j < 16; j += 4) {
+    u[j] = _mm512_unpacklo_epi64(t[j], t[j + 2]);
+    u[j + 1] = _mm512_unpackhi_epi64(t[j], t[j + 2]);
+    u[j + 2] = _mm512_unpacklo_epi64(t[j + 1], t[j + 3]);
+    u[j + 3] = _mm512_unpackhi_epi64(t[j + 1], t[j + 3]);
+  }
+  /* u[4g + c], 128-bit lane l: rows 4g .. 4g + 3 of column 4l + c */
+  for (int h = 0; h < 16; h += 8)
+    for (int c = 0; c < 4; c++) {
+      t[h + c] = _mm512_shuffle_i32x4(u[h + c], u[h + 4 + c], 0x88);
+      t[h + 4 + c] = _mm512_shuffle_i32x4(u[h + c], u[h + 4 + c], 0xDD);
+    }
+  for (int c = 0; c < 8; c++) {
+    _mm512_store_si512((void *)(v + c), _mm512_shuffle_i32x4(t[c], t[8 + c], 0x88));
+    _mm512_store_si512((void *)(v + 8 + c), _mm512_shuffle_i32x4(t[c], t[8 + c], 0xDD));
+  }
+}
+#define VW_COLS 16
+
 #define VW(name) vs_##name##_k32
 #define VW_TARGET GP_CPU_AVX512
 #define VW_VEC __m512i
@@ -130,6 +184,40 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k64(__m512i x) {
   x = VS64_S2(x);
   return VS64_S1(x);
 }
+
+GP_CPU_AVX512 static inline __attribute__((always_inline)) void vs_cx64(__m512i *a, __m512i *b) {
+  const __m512i x = *a;
+  *a = _mm512_min_epu64(x, *b);
+  *b = _mm512_max_epu64(x, *b);
+}
+#define VS_CX64(a, b) vs_cx64(&(a), &(b))
+/* 8 vectors at v each sorted: the columns by Batcher's 19-comparator network, then an
+ * 8 x 8 transpose of 64-bit lanes. */
+GP_CPU_AVX512 static inline void vs_sort_cols_k64(__m512i *v) {
+  __m512i r[8], t[8], u[8];
+  for (int j = 0; j < 8; j++) r[j] = _mm512_load_si512((const void *)(v + j));
+  for (int j = 0; j < 8; j += 2) VS_CX64(r[j], r[j + 1]);
+  for (int j = 0; j < 8; j += 4) VS_CX64(r[j], r[j + 2]), VS_CX64(r[j + 1], r[j + 3]);
+  VS_CX64(r[1], r[2]), VS_CX64(r[5], r[6]), VS_CX64(r[0], r[4]), VS_CX64(r[3], r[7]);
+  VS_CX64(r[2], r[6]), VS_CX64(r[1], r[5]);
+  VS_CX64(r[2], r[4]), VS_CX64(r[3], r[5]);
+  VS_CX64(r[1], r[2]), VS_CX64(r[3], r[4]), VS_CX64(r[5], r[6]);
+  for (int j = 0; j < 8; j += 2) {
+    t[j] = _mm512_unpacklo_epi64(r[j], r[j + 1]);
+    t[j + 1] = _mm512_unpackhi_epi64(r[j], r[j + 1]);
+  }
+  /* t[2g + c], 128-bit lane l: rows 2g, 2g + 1 of column 2l + c */
+  for (int h = 0; h < 8; h += 4)
+    for (int c = 0; c < 2; c++) {
+      u[h + c] = _mm512_shuffle_i64x2(t[h + c], t[h + 2 + c], 0x88);
+      u[h + 2 + c] = _mm512_shuffle_i64x2(t[h + c], t[h + 2 + c], 0xDD);
+    }
+  for (int c = 0; c < 4; c++) {
+    _mm512_store_si512((void *)(v + c), _mm512_shuffle_i64x2(u[c], u[4 + c], 0x88));
+    _mm512_store_si512((void *)(v + 4 + c), _mm512_shuffle_i64x2(u[c], u[4 + c], 0xDD));
+  }
+}
+#define VW_COLS 8
 
 #define VW(name) vs_##name##_k64
 #define VW_TARGET GP_CPU_AVX512
