@@ -247,6 +247,27 @@ static void check_normal(gp_dtype t, size_t n, gp_order order, int positive) {
   free(keys);
 }
 
+/* 8-byte keys in clusters of 1 .. 40 that share all but their lowest 6 bits (mixed
+ * signs: no top bit common to every key), shuffled: the packed argsort
+ * (cpu/argsort_packed.c) drops a key's lowest bits for its index and must re-sort each
+ * such cluster by the whole key; keys, pairs and argsort against the stable reference. */
+static void check_low_bits(gp_dtype t, size_t n, gp_order order) {
+  uint64_t *keys = (uint64_t *)malloc(n * 8);
+  unsigned g = 1;
+  for (size_t i = 0; i < n; g = g % 40 + 1) {
+    const uint64_t top = check_rand64() & ~0x3Full;
+    for (unsigned j = 0; j < g && i < n; j++) keys[i++] = top | (check_rand64() & 0x3F);
+  }
+  for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
+    const size_t j = (size_t)(check_rand64() % i);
+    const uint64_t x = keys[i - 1];
+    keys[i - 1] = keys[j];
+    keys[j] = x;
+  }
+  check_stable_order(t, (char *)keys, n, order, "clusters in the low bits");
+  free(keys);
+}
+
 /* The same bits with one thread and with two: keys, pairs, argsort and segments. */
 static void check_thread_independence(void) {
 #ifdef _OPENMP
@@ -546,6 +567,12 @@ int main(void) {
       check_skewed((gp_dtype)t, ((size_t)1 << 20) + 11, (gp_order)(t & 1), e);
       check_skewed((gp_dtype)t, 200000, (gp_order)(e ^ (t & 1)), e);
     }
+  {
+    const size_t lows[] = {33, 64, 1000, 1024, 1025, 5000, 65536, 65537};
+    const gp_dtype w8[] = {GP_F64, GP_I64, GP_U64};
+    for (size_t i = 0; i < sizeof lows / sizeof lows[0]; i++)
+      for (int t = 0; t < 3; t++) check_low_bits(w8[t], lows[i], (gp_order)((i + (size_t)t) & 1));
+  }
   check_normal(GP_F32, ((size_t)1 << 21) + 7, GP_ASCENDING, 0);
   check_normal(GP_F32, ((size_t)1 << 20), GP_DESCENDING, 0);
   check_normal(GP_F64, ((size_t)1 << 21) + 1, GP_DESCENDING, 0);

@@ -8,6 +8,7 @@
  * GPU radix sort's, bit for bit. The per-width code is radix_cpu_impl.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "cpu/radix_cpu.h"
+#include "cpu/argsort_packed.h"
 #include "cpu/sort_cpu.h"
 #include "cpu/vsort.h"
 
@@ -428,6 +429,8 @@ gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtyp
     argsort_composite((const uint32_t *)keys, ib, indices, n, c, desc);
     return GP_OK;
   }
+  if (kb == 8 && n <= GP_PACKED_MAX && gp_cpu_vsort64_max())
+    return gp_cpu_argsort_packed64(ctx, kt, keys, ib, indices, n, order);
   rx_work wk;
   rx_big big;
   void *owned;
