@@ -6,6 +6,9 @@
 #include "check.h"
 
 #include <float.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -197,6 +200,31 @@ static void test_determinism(gp_context *ctx) {
     }
 }
 
+/* Subnormal integrands under the caller's DAZ and FTZ (x86 MXCSR: e.g.
+ * torch.set_flush_denormal(True), -ffast-math): the same bits as without them, as the
+ * GPU gives (its F64 and, without fast math, F32 arithmetic keep subnormals); with the
+ * flags in force the values would read and round to 0. */
+static void test_flush_modes(gp_context *ctx) {
+#if defined(__x86_64__) || defined(__i386__)
+  const char *exprs[] = {"x*1e-310", "x*1e-40"};
+  for (int p = 0; p < 2; p++) {
+    const gp_dtype prec = p ? GP_F32 : GP_F64;
+    const double want = integ(ctx, exprs[p], 0.25, 1.0, 100001, prec);
+    const unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040u);
+    double got = 0;
+    const gp_status s = gp_integrate_ex(ctx, exprs[p], 0.25, 1.0, 100001, prec, &got);
+    _mm_setcsr(csr);
+    CHECK_OK(ctx, s);
+    CHECK_MSG(want != 0.0 && memcmp(&got, &want, sizeof got) == 0,
+              "%s %s under DAZ/FTZ: %.17g, without: %.17g", exprs[p], gp_dtype_name(prec), got,
+              want);
+  }
+#else
+  (void)ctx;
+#endif
+}
+
 static void test_prepare_and_source(gp_context *ctx) {
   double t = -1;
   double r;
@@ -231,6 +259,7 @@ int main(void) {
   test_orientation_and_edges(ctx);
   test_errors(ctx);
   test_determinism(ctx);
+  test_flush_modes(ctx);
   test_prepare_and_source(ctx);
   gp_destroy(ctx);
   return check_summary("test_integrate_cpu");

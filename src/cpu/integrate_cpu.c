@@ -1,7 +1,10 @@
 /* CPU backend of gp_integrate: the trapezoid sum in exactly the order the generated
  * CUDA kernel uses (tiles, per-thread runs, the shuffle-down block tree, the last
- * block's combine), so the bits depend on n alone, never on the OpenMP thread count. */
+ * block's combine), so the bits depend on n alone, never on the OpenMP thread count,
+ * nor on the caller's flush modes (every thread works with DAZ and FTZ clear, as the
+ * GPU's IEEE arithmetic does: cpu/cpu_features.h). */
 #include "cpu/integrate_cpu.h"
+#include "cpu/cpu_features.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,6 +85,7 @@ gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan
   int oom = 0;
 #pragma omp parallel reduction(| : oom)
   {
+    const unsigned csr = gp_cpu_ieee_begin();
     void *x = malloc(esz * GP_TRAP_TILE), *v = malloc(esz * GP_TRAP_TILE);
     void *stack = malloc(esz * GP_TRAP_TILE * stack_slots);
     if (!x || !v || !stack) oom = 1;
@@ -93,6 +97,7 @@ gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan
     free(x);
     free(v);
     free(stack);
+    gp_cpu_ieee_end(csr);
   }
   if (oom) {
     free(partial);
@@ -100,6 +105,7 @@ gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan
   }
   /* The last block's combine, by its warp 0: lane l adds partials l, l + 32, ...
      then the warp tree. */
+  const unsigned csr = gp_cpu_ieee_begin();
   double acc[32];
   for (size_t l = 0; l < 32; l++) {
     acc[l] = 0.0;
@@ -116,5 +122,6 @@ gp_status gp_cpu_integrate(gp_context *ctx, const gp_expr *e, const gp_trap_plan
     fb = (double)gp_expr_eval_f(e, (float)p->b);
   }
   *result = (S + 0.5 * (fa + fb)) * p->h;
+  gp_cpu_ieee_end(csr);
   return GP_OK;
 }
