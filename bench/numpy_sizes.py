@@ -81,7 +81,16 @@ def one_d_cases(rng, n):
     f32 = rng.standard_normal(n).astype(np.float32)
     f64 = rng.standard_normal(n)
     i32 = rng.integers(-2 ** 31, 2 ** 31, n, dtype=np.int32)
+    i64 = rng.integers(-2 ** 63, 2 ** 63, n, dtype=np.int64, endpoint=False)
     check_sum(gpuprims.sum(f32), f32, "sum f32 n=%d" % n)
+    for x, name in ((i32, "i32"), (i64, "i64")):  # both wrap modulo 2^64 as int64
+        if gpuprims.sum(x) != np.sum(x):
+            fail("sum %s n=%d" % (name, n))
+    if gpuprims.max(i64) != np.max(i64):
+        fail("max i64 n=%d" % n)
+    if gpuprims.argmax(f64) != np.argmax(f64) or gpuprims.argmax(i64) != np.argmax(i64):
+        fail("argmax f64/i64 n=%d" % n)
+    check_equal(gpuprims.argsort(f64), np.argsort(f64, kind="stable"), "argsort f64 n=%d" % n)
     check_sum(gpuprims.sum(f64), f64, "sum f64 n=%d" % n)
     if gpuprims.max(f32) != np.max(f32):
         fail("max f32 n=%d" % n)
@@ -99,6 +108,13 @@ def one_d_cases(rng, n):
         ("sort", "i32", lambda: gpuprims.sort(i32), lambda: np.sort(i32)),
         ("argsort", "i32", lambda: gpuprims.argsort(i32),
          lambda: np.argsort(i32, kind="stable")),
+        ("sum", "i32", lambda: gpuprims.sum(i32), lambda: np.sum(i32)),
+        ("sum", "i64", lambda: gpuprims.sum(i64), lambda: np.sum(i64)),
+        ("max", "i64", lambda: gpuprims.max(i64), lambda: np.max(i64)),
+        ("argmax", "f64", lambda: gpuprims.argmax(f64), lambda: np.argmax(f64)),
+        ("argmax", "i64", lambda: gpuprims.argmax(i64), lambda: np.argmax(i64)),
+        ("argsort", "f64", lambda: gpuprims.argsort(f64),
+         lambda: np.argsort(f64, kind="stable")),
     ]
     if n >= 64:
         k = 16

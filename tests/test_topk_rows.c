@@ -2,11 +2,11 @@
  * that row alone) and the argument errors, then the lengths around the CPU's cut-overs
  * from sorting a short row's key:index words whole (4-byte keys) or ranking its keys
  * (8-byte keys) to the buffered select (topk_cpu.c's TK_ROW_SORT_MAX = 256,
- * TK_ROW_RANK_MAX = 32), every dtype, many ties. Runs everywhere. */
+ * TK_ROW_RANK_MAX = 64), every dtype, many ties. Runs everywhere. */
 #include "topk_rows_cases.h"
 
 static size_t around_cutover(gp_context *cpu) {
-  static const size_t cols[] = {2, 16, 31, 32, 33, 128, 255, 256, 257, 511};
+  static const size_t cols[] = {2, 16, 31, 32, 33, 48, 64, 65, 128, 255, 256, 257, 511};
   size_t checked = 0;
   check_seed(29);
   for (int t = 0; t < GP_DTYPE_COUNT; t++)

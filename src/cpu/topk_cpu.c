@@ -26,7 +26,7 @@
 /* rows of 4-byte keys up to this long are sorted whole (see gp_cpu_topk_rows) */
 #define TK_ROW_SORT_MAX 256
 /* rows of 8-byte keys up to this long go by ranks where there is AVX-512 (rank_row) */
-#define TK_ROW_RANK_MAX 32
+#define TK_ROW_RANK_MAX 64
 
 typedef struct topk_pair {
   uint64_t key, idx;
@@ -201,9 +201,10 @@ gp_status gp_cpu_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, 
 /* The k best of a short row of 8-byte keys by rank (AVX-512): element i's place in the
  * answer is the number of keys below its key plus the equal keys before it (ties to the
  * lower index), so each of the k best lands in x at its rank: per element, two compares
- * a vector of 8 keys and their popcounts, no branch (one thread, rows of 16 / 32
- * doubles, k = 8: 271 / 534 -> 72 / 197 ns a row, where best_of's select, its sort and
- * their mispredicted branches took most). */
+ * a vector of 8 keys and their popcounts, no branch (one thread, rows of 16 / 32 / 64
+ * doubles, k = 8: 271 / 534 / 797 -> 72 / 197 / 687 ns a row, where best_of's select, its
+ * sort and their mispredicted branches took most; m^2 compares catch up with it past
+ * 64). */
 GP_CPU_AVX512 static void rank_row(const char *row, size_t m, size_t k, gp_key_class c,
                                    int largest, uint64_t *x) {
   /* the keys encoded a vector at a time (core/key_codec.h's gp_key64_enc as
@@ -212,7 +213,6 @@ GP_CPU_AVX512 static void rank_row(const char *row, size_t m, size_t k, gp_key_c
   const uint64_t top = c == GP_KEY_UNSIGNED ? 0 : 0x8000000000000000ull;
   const __m512i b = _mm512_set1_epi64((long long)(top ^ (largest ? ~0ull : 0)));
   const size_t nv = (m + 7) / 8;
-  _Alignas(64) uint64_t key[TK_ROW_RANK_MAX];
   __m512i kv[TK_ROW_RANK_MAX / 8];
   for (size_t v = 0; v < TK_ROW_RANK_MAX / 8; v++) kv[v] = _mm512_set1_epi64(-1);
   uint64_t at[TK_ROW_RANK_MAX + 1]; /* the ranks' elements; the last slot takes the rest */
@@ -221,18 +221,20 @@ GP_CPU_AVX512 static void rank_row(const char *row, size_t m, size_t k, gp_key_c
     const __m512i u = _mm512_maskz_loadu_epi64(in, row + 64 * v);
     const __m512i e = _mm512_xor_si512(_mm512_xor_si512(u, _mm512_and_si512(_mm512_srai_epi64(u, 63), a)), b);
     kv[v] = _mm512_mask_blend_epi64(in, _mm512_set1_epi64(-1), e);
-    _mm512_store_si512((void *)(key + 8 * v), kv[v]);
   }
-  for (size_t i = 0; i < m; i++) {
-    const __m512i ki = _mm512_set1_epi64((long long)key[i]);
-    unsigned r = 0;
-    for (size_t v = 0; v < nv; v++) {
-      const size_t lo = 8 * v;
-      const unsigned before = i >= lo + 8 ? 0xFFu : i <= lo ? 0u : (1u << (i - lo)) - 1u;
-      r += (unsigned)__builtin_popcount(_mm512_cmplt_epu64_mask(kv[v], ki)) +
-           (unsigned)__builtin_popcount(_mm512_cmpeq_epu64_mask(kv[v], ki) & before);
+  for (size_t w = 0; w < nv; w++) { /* element i = 8 w + l */
+    _Alignas(64) uint64_t lane[8];
+    _mm512_store_si512((void *)lane, kv[w]);
+    for (size_t l = 0, i = 8 * w; l < 8 && i < m; l++, i++) {
+      const __m512i ki = _mm512_set1_epi64((long long)lane[l]);
+      unsigned r = 0;
+      for (size_t v = 0; v < nv; v++) {
+        const unsigned before = v < w ? 0xFFu : v > w ? 0u : (1u << l) - 1u;
+        r += (unsigned)__builtin_popcount(_mm512_cmplt_epu64_mask(kv[v], ki)) +
+             (unsigned)__builtin_popcount(_mm512_cmpeq_epu64_mask(kv[v], ki) & before);
+      }
+      at[r < k ? r : k] = i; /* no branch: r < k half the time, unpredictably */
     }
-    at[r < k ? r : k] = i; /* no branch: r < k half the time, unpredictably */
   }
   memcpy(x, at, k * sizeof *x);
 }
@@ -254,8 +256,9 @@ gp_status gp_cpu_topk_rows(gp_dtype type, const void *in, size_t rows, size_t co
   const int comp = es == 4 && cols <= TK_ROW_SORT_MAX && cols <= gp_cpu_vsort64_max();
   /* 8-byte keys: by ranks (rank_row) unless k is a small share of the row, where the
      buffered select takes few keys past its bar (one thread, 32 doubles, k = 1: 89 ns a
-     row, ranks 185) */
-  const int rank = es == 8 && cols <= TK_ROW_RANK_MAX && k * 16 > cols && gp_cpu_avx512();
+     row, ranks 185; 48 doubles, k = 4: 363, ranks 424; k = 8: 687, ranks 429) */
+  const int rank = es == 8 && cols <= TK_ROW_RANK_MAX && k * 16 > cols &&
+                   (cols <= 32 || k >= 8) && gp_cpu_avx512();
   const size_t per = comp && cols > 2 * k ? (cols + 1) / 2 : 2 * k; /* pairs: 16 bytes */
   topk_pair *buf = (topk_pair *)malloc((size_t)nt * per * sizeof *buf);
   uint64_t *ix = (uint64_t *)malloc((size_t)nt * k * sizeof *ix);
