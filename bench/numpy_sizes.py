@@ -125,13 +125,15 @@ def one_d_cases(rng, n):
     return cases
 
 
-def rows_cases(rng, rows, cols):
-    a = rng.standard_normal((rows, cols)).astype(np.float32)
+def rows_cases(rng, rows, cols, dtype):
+    a = rng.standard_normal((rows, cols)).astype(dtype)
     flat = a.reshape(-1)
     offs = np.arange(0, rows * cols + 1, cols, dtype=np.int64)
     got = gpuprims.sum(a, axis=-1)
     want = np.array([math.fsum(r) for r in a.astype(np.float64).tolist()])
-    if not np.all(np.abs(got - want) <= np.spacing(np.abs(want).astype(np.float32))):
+    ok = (np.array_equal(got, want) if dtype == np.float64 else
+          np.all(np.abs(got - want) <= np.spacing(np.abs(want).astype(np.float32))))
+    if not ok:
         fail("rows sum %dx%d" % (rows, cols))
     check_equal(gpuprims.sum(flat, offsets=offs), got, "offsets sum %dx%d" % (rows, cols))
     check_equal(gpuprims.max(a, axis=-1), np.max(a, axis=1), "rows max %dx%d" % (rows, cols))
@@ -163,6 +165,8 @@ def main():
     ap.add_argument("--lens", default="16,64,256,1024,4096,16384",
                     help="row lengths of the 2-d cases")
     ap.add_argument("--rounds", type=int, default=7, help="batches per implementation")
+    ap.add_argument("--rows-dtypes", default="f32",
+                    help="element types of the 2-d cases: f32, f64 or both (f32,f64)")
     ap.add_argument("--no-rows", action="store_true", help="skip the 2-d cases")
     ap.add_argument("--json", help="write the rows here")
     args = ap.parse_args()
@@ -186,11 +190,14 @@ def main():
         n = 1 << e
         for case, dtype, g, p in one_d_cases(rng, n):
             record(case, dtype, n, measure({"gpuprims": g, "NumPy": p}, args.rounds))
-    if not args.no_rows:
+    types = {"f32": np.float32, "f64": np.float64}
+    for name in ([] if args.no_rows else args.rows_dtypes.split(",")):
+        if name not in types:
+            sys.exit("numpy_sizes: --rows-dtypes takes f32 and f64, not %r" % name)
         for cols in (int(x) for x in args.lens.split(",")):
-            for case, g, p in rows_cases(rng, args.rows_total // cols, cols):
-                record(case, "f32", args.rows_total, measure({"gpuprims": g, "NumPy": p},
-                                                             args.rounds))
+            for case, g, p in rows_cases(rng, args.rows_total // cols, cols, types[name]):
+                record(case, name, args.rows_total, measure({"gpuprims": g, "NumPy": p},
+                                                            args.rounds))
     if args.json:
         doc = {"suite": "numpy_sizes",
                "command": "python3 bench/numpy_sizes.py " + " ".join(sys.argv[1:]),

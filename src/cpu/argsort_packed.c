@@ -7,7 +7,8 @@
  * out as a run of equal tops in index order, and each such run is re-sorted by
  * (key, index). Equal keys keep their input order, as the stable radix argsort does, so
  * the indices are the same. The radix argsort moves 8-byte values with the keys and
- * takes no vector network: 1024 doubles 15.4 -> 5 us. */
+ * takes no vector network: one thread, 1024 doubles 13.6-16.3 -> 5.4 us with AVX-512,
+ * 13.7 -> 12.7 us with AVX2 alone (the keys-only radix sort on the words). */
 #include "cpu/argsort_packed.h"
 #include "cpu/radix_cpu.h"
 #include "cpu/reduce_cpu.h"

@@ -429,7 +429,7 @@ gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtyp
     argsort_composite((const uint32_t *)keys, ib, indices, n, c, desc);
     return GP_OK;
   }
-  if (kb == 8 && n <= GP_PACKED_MAX && gp_cpu_vsort64_max())
+  if (kb == 8 && n <= GP_PACKED_MAX)
     return gp_cpu_argsort_packed64(ctx, kt, keys, ib, indices, n, order);
   rx_work wk;
   rx_big big;
