@@ -219,7 +219,8 @@ GP_CPU_AVX512 static void rank_row(const char *row, size_t m, size_t k, gp_key_c
   for (size_t v = 0; v < nv; v++) {
     const __mmask8 in = (__mmask8)(m - 8 * v >= 8 ? 0xFFu : (1u << (m - 8 * v)) - 1u);
     const __m512i u = _mm512_maskz_loadu_epi64(in, row + 64 * v);
-    const __m512i e = _mm512_xor_si512(_mm512_xor_si512(u, _mm512_and_si512(_mm512_srai_epi64(u, 63), a)), b);
+    const __m512i s = _mm512_and_si512(_mm512_srai_epi64(u, 63), a);
+    const __m512i e = _mm512_xor_si512(_mm512_xor_si512(u, s), b);
     kv[v] = _mm512_mask_blend_epi64(in, _mm512_set1_epi64(-1), e);
   }
   for (size_t w = 0; w < nv; w++) { /* element i = 8 w + l */

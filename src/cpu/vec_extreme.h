@@ -3,8 +3,8 @@
  * arg-min/max (argreduce_cpu.c). kind: GP_VX_F32, _I32, _U32 (4-byte lanes), _F64, _I64,
  * _U64 (8-byte lanes; AVX2 has no 64-bit integer max: a compare and a blend, the
  * unsigned compare on sign-flipped copies); kind and mx are constants at each inlined
- * call; gp_vx512_* the same on AVX-512 vectors of 64-bit integers. Include after cpu/cpu_features.h,
- * stdint.h and immintrin.h. */
+ * call; gp_vx512_* the same on AVX-512 vectors of 64-bit integers. Include after
+ * cpu/cpu_features.h, stdint.h and immintrin.h. */
 #ifndef GP_CPU_VEC_EXTREME_H
 #define GP_CPU_VEC_EXTREME_H
 
@@ -38,7 +38,7 @@ GP_CPU_AVX2 static inline __m256 gp_vx_nan(__m256i x, __m256i y, const int kind)
 
 /* AVX-512, for the 64-bit integer kinds only (AVX2 has no 64-bit integer max; for the
  * other kinds the 64-byte vectors were no faster on Zen 4, and the NaN test through
- * mask registers made floats slower: argmax of 2^20 floats 29.6 -> 44.3 us) */
+ * mask registers made floats slower: argmax of 2^20 floats from Python 29.6 -> 44.3 us) */
 GP_CPU_AVX512 static inline __m512i gp_vx512_ext(__m512i x, __m512i y, const int kind,
                                                  const int mx) {
   if (kind == GP_VX_I64) return mx ? _mm512_max_epi64(x, y) : _mm512_min_epi64(x, y);
