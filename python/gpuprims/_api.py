@@ -24,6 +24,13 @@ _ptr, _size = c_void_p.from_param, c_size_t.from_param
 _PRECISIONS = {"f64": L.F64, "float64": L.F64, "f32": L.F32, "float32": L.F32}
 
 
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
 def _algo(table, algo):
     a = table.get(algo)
     if a is None:
@@ -96,16 +103,16 @@ def _reduce(op, a, algo, keep_on_device, ctx):
 def _reduce_along(op, a, algo, keep_on_device, ctx, axis, offsets):
     """sum/min/max with axis or offsets: one result per row or segment, a new array of
     a's type on a's device (asynchronous on the caller's stream when every array is on
-    the GPU). A 1-d array with axis=0 or -1 is the whole-array reduction, as in NumPy."""
+    the GPU). A 1-d array with axis=0 or -1 is the whole-array reduction, as in NumPy;
+    an n-d array (n >= 2) reduces along its last axis into shape a.shape[:-1]."""
     ad = adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = ad.shape(a)
     nd = len(shape)
     if offsets is None:
-        if nd not in (1, 2) or axis not in (-1, nd - 1):
+        if nd == 0 or axis not in (-1, nd - 1):
             raise ValueError("axis=%r with shape %s: gpuprims reduces the whole array "
-                             "(axis=None) or along the last axis (axis=-1) of a 1-d or "
-                             "2-d array" % (axis, shape))
+                             "(axis=None) or along the last axis (axis=-1)" % (axis, shape))
         if nd == 1:
             return _reduce(op, a, algo, keep_on_device, ctx)
     elif axis is not None:
@@ -117,17 +124,19 @@ def _reduce_along(op, a, algo, keep_on_device, ctx, axis, offsets):
                          "algorithm (float sums correctly rounded); pass algo='auto'"
                          % (algo,))
     if offsets is None:
-        nseg = shape[0]
+        nseg = _prod(shape[:-1])
+        out_shape = tuple(shape[:-1])
     else:
         optr, nseg = _offsets_arg(offsets, dev, n)
-    out = ad.empty(a, (nseg,), _SUM_OUT[code] if op == _SUM else code)
+        out_shape = (nseg,)
+    out = ad.empty(a, out_shape, _SUM_OUT[code] if op == _SUM else code)
     c = context_for(ctx, dev)
     c._prepare(dev, stream)
     # out is new and contiguous: its pointer without describe's checks (JAX's arrays
     # have no ptr: describe it)
     out_ptr = _ptr(ad.describe(out, False)[0] if ad.sync_after else ad.ptr(out))
     if offsets is None:
-        c._call(L.reduce_rows_bare, op, code, _ptr(ptr), _size(nseg), _size(shape[1]),
+        c._call(L.reduce_rows_bare, op, code, _ptr(ptr), _size(nseg), _size(shape[-1]),
                 out_ptr)
     else:
         try:
@@ -151,10 +160,11 @@ def sum(a, algo: str = "auto", keep_on_device: bool = False,
     their bits never depend on the run, GPU or backend. algo: "auto", "interleaved", "sequential",
     "two-phase", "warp-atomic" (the seed kernels; "warp-atomic" floats vary by run).
 
-    axis=-1 (a 2-d array): one result per row; offsets (a 1-d array of nseg + 1 int64
-    or uint64 offsets, host memory or a's device): one per segment
-    offsets[i]:offsets[i+1], as in sort(). Either returns a new array of shape (rows,)
-    or (nseg,), of a's type on a's device and the dtype above, asynchronous on the
+    axis=-1 (an array of 2 or more dimensions): one result per row along the last axis;
+    offsets (a 1-d array of nseg + 1 int64 or uint64 offsets, host memory or a's
+    device): one per segment offsets[i]:offsets[i+1], as in sort(). Either returns a
+    new array of shape a.shape[:-1] or (nseg,), of a's type on a's device and the dtype
+    above, asynchronous on the
     caller's stream for GPU arrays; each element has the bits the whole-array call on
     its row or segment gives. An empty row or segment gives 0 for sum and the identity
     for min and max (+inf / -inf, the dtype's max / min) where NumPy raises. algo must
@@ -498,12 +508,12 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
 def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
     """(values, indices) of the k largest elements of `a` (largest=False: the k
     smallest), in that order, like torch.topk(a, k, largest=largest): of the whole array
-    when `a` is 1-d, of each row (the last axis) when it is 2-d. Ties go to the lower
-    index, so the result is deterministic (torch leaves ties unspecified). Floats follow
-    the sort's total order: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN.
-    values: a's type and dtype on a's device, shape (k,) or (rows, k); indices: int64
-    positions in a or in the row (JAX needs jax_enable_x64). 1 <= k <= a.shape[-1].
-    Synchronous.
+    when `a` is 1-d, of each row (along the last axis) when it has more dimensions. Ties
+    go to the lower index, so the result is deterministic (torch leaves ties
+    unspecified). Floats follow the sort's total order: -NaN < -inf < ... < -0.0 < +0.0
+    < ... < +inf < +NaN. values: a's type and dtype on a's device, shape a.shape[:-1] +
+    (k,); indices: int64 positions in a or in the row (JAX needs jax_enable_x64).
+    1 <= k <= a.shape[-1]. Synchronous.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.topk(np.array([3, 1, 4, 1, 5], dtype=np.int32), 2)
@@ -532,18 +542,17 @@ def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
                    _void_at(id(idx) + off))
         return values, idx
     ptr, n, code, dev, stream = ad.describe(a, False)
-    shape = ad.shape(a)
-    if len(shape) not in (1, 2):
-        raise ValueError("topk takes a 1-d array or a 2-d array of rows (got shape %s)"
-                         % (shape,))
+    shape = tuple(ad.shape(a))
+    if not shape:
+        raise ValueError("topk takes an array of at least one dimension (got a scalar)")
     k = operator.index(k)
     cols = shape[-1]
     if not 1 <= k <= cols:
         raise InvalidArgumentError("k = %d with %s = %d: pass 1 <= k <= %s"
                                    % (k, "n" if len(shape) == 1 else "cols", cols,
                                       "n" if len(shape) == 1 else "cols"))
-    out = (k,) if len(shape) == 1 else (shape[0], k)
-    values, idx = ad.empty(a, out, code), ad.empty(a, out, L.I64)
+    rows = n // cols  # cols >= k >= 1
+    values, idx = ad.empty(a, shape[:-1] + (k,), code), ad.empty(a, shape[:-1] + (k,), L.I64)
     c = context_for(ctx, dev)
     c._prepare(dev, stream)
     order = L.DESCENDING if largest else L.ASCENDING
@@ -554,8 +563,8 @@ def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
         vp, ip = ad.ptr(values), ad.ptr(idx)
     if len(shape) == 1:
         c._call(L.topk_bare, code, _ptr(ptr), _size(n), _size(k), order, _ptr(vp), _ptr(ip))
-    elif shape[0]:
-        c._call(L.topk_rows_bare, code, _ptr(ptr), _size(shape[0]), _size(cols), _size(k),
+    elif rows:
+        c._call(L.topk_rows_bare, code, _ptr(ptr), _size(rows), _size(cols), _size(k),
                 order, _ptr(vp), _ptr(ip))
     _finish(ad, c)
     return values, idx

@@ -193,10 +193,16 @@ def test_torch_rows_offsets_argminmax(dtype):
                  f(h.ravel(), offsets=np.array(off), ctx=cpu_ctx())),
                 (f(t.view(-1), offsets=np.array(off, np.uint64)),  # host offsets
                  f(h.ravel(), offsets=np.array(off), ctx=cpu_ctx())),
-                (f(t[:0], axis=-1), f(h[:0], axis=-1, ctx=cpu_ctx()))):
+                (f(t[:0], axis=-1), f(h[:0], axis=-1, ctx=cpu_ctx())),
+                (f(t[:36].view(4, 9, 1001), axis=-1),  # n-d: along the last axis
+                 f(h[:36].reshape(4, 9, 1001), axis=-1, ctx=cpu_ctx()))):
             assert isinstance(got, torch.Tensor) and got.device == t.device
             assert got.shape == want.shape
             assert np.array_equal(bits(got.cpu().numpy()), bits(want)), (op, dtype)
+    v, i = gpuprims.topk(t[:36].view(4, 9, 1001), 5)  # n-d top-k: rows of the last axis
+    wv, wi = gpuprims.topk(h[:36].reshape(4, 9, 1001), 5, ctx=cpu_ctx())
+    assert v.shape == (4, 9, 5) and v.device == t.device
+    assert np.array_equal(bits(v.cpu().numpy()), bits(wv)) and np.array_equal(i.cpu().numpy(), wi)
     assert gpuprims.argmax(t) == int(np.argmax(h))  # floats: the first NaN
     assert gpuprims.argmin(t.view(-1)) == int(np.argmin(h))
     with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array"):

@@ -205,6 +205,26 @@ def test_argminmax_edge_cases(ctx):
     assert gpuprims.argmin(-big, ctx=ctx) == 70_001
 
 
+# ---- n-d arrays along the last axis ----------------------------------------------------
+@pytest.mark.parametrize("shape", [(2, 3, 5), (4, 1, 2, 7), (3, 0, 4), (2, 3, 0), (1, 1, 1)])
+def test_nd_along_last_axis(ctx, shape):
+    """An n-d array reduces along its last axis into shape a.shape[:-1], each result the
+    bits of its row alone, as the 2-d call of the same rows gives."""
+    rng = np.random.default_rng(len(shape))
+    for dt in (np.float32, np.float64, np.int32, np.uint64):
+        a = (rng.standard_normal(shape) * 100).astype(dt)
+        rows = a.reshape(int(np.prod(shape[:-1])), shape[-1])
+        for op in OPS:
+            f = getattr(gpuprims, op)
+            got = f(a, axis=-1, ctx=ctx)
+            assert got.shape == shape[:-1]
+            want = f(rows, axis=-1, ctx=ctx).reshape(shape[:-1])
+            assert got.dtype == want.dtype and np.array_equal(bits(got), bits(want)), (op, dt)
+            if shape[-1] and op != "sum":  # NumPy's own along the last axis
+                assert np.array_equal(bits(got), bits(getattr(np, op)(a, axis=-1)))
+            assert np.array_equal(bits(f(a, axis=len(shape) - 1, ctx=ctx)), bits(got))
+
+
 # ---- errors --------------------------------------------------------------------------
 def test_errors(ctx):
     a = np.zeros((3, 4), np.float32)
@@ -212,7 +232,7 @@ def test_errors(ctx):
         with pytest.raises(ValueError, match="along the last axis"):
             gpuprims.sum(a, axis=bad, ctx=ctx)
     with pytest.raises(ValueError, match="along the last axis"):
-        gpuprims.max(np.zeros((2, 3, 4)), axis=-1, ctx=ctx)
+        gpuprims.max(np.zeros((2, 3, 4)), axis=1, ctx=ctx)
     with pytest.raises(ValueError, match="along the last axis"):
         gpuprims.max(np.zeros(()), axis=-1, ctx=ctx)
     with pytest.raises(ValueError, match="not both"):

@@ -76,13 +76,29 @@ def test_topk_ties_go_to_lower_indices(ctx):
     assert np.array_equal(i[715:], rest[:285])
 
 
+@pytest.mark.parametrize("shape", [(2, 3, 17), (3, 1, 2, 9), (0, 2, 5), (2, 0, 4)])
+def test_topk_nd_rows(ctx, shape):
+    """An n-d array: the top k of each row along the last axis, shape a.shape[:-1] +
+    (k,), each row as the 2-d call of the same rows gives it."""
+    a = data(np.float64, int(np.prod(shape)), "ties", seed=len(shape)).reshape(shape)
+    for k in sorted({1, 3, shape[-1]}):
+        for largest in (True, False):
+            v, i = gpuprims.topk(a, k, largest=largest, ctx=ctx)
+            assert v.shape == i.shape == shape[:-1] + (k,)
+            wv, wi = gpuprims.topk(a.reshape(-1, shape[-1]), k, largest=largest, ctx=ctx)
+            assert np.array_equal(i.reshape(-1, k), wi)
+            assert np.array_equal(bits(v.reshape(-1, k)), bits(wv))
+            for r, row in enumerate(a.reshape(-1, shape[-1])):
+                check((v.reshape(-1, k)[r], i.reshape(-1, k)[r]), row, k, largest)
+
+
 def test_topk_errors(ctx):
     a = np.arange(10, dtype=np.float32)
     for k in (0, 11, -1):
         with pytest.raises(gpuprims.InvalidArgumentError, match="1 <= k <= n"):
             gpuprims.topk(a, k, ctx=ctx)
-    with pytest.raises(ValueError, match="1-d"):
-        gpuprims.topk(a.reshape(1, 2, 5), 1, ctx=ctx)
+    with pytest.raises(ValueError, match="at least one dimension"):
+        gpuprims.topk(np.array(1.0, np.float32), 1, ctx=ctx)
     with pytest.raises(gpuprims.InvalidArgumentError, match="1 <= k <= cols"):
         gpuprims.topk(a.reshape(2, 5), 6, ctx=ctx)
     with pytest.raises(TypeError):
