@@ -25,6 +25,7 @@ static void usage(FILE *f) {
           "  --algo     auto (default), interleaved, sequential, two-phase, warp-atomic\n"
           "  --rows     N: the elements are N rows of equal length (row-major); prints one\n"
           "             result per row, each as the whole-array reduce of that row would give\n"
+          "             (argmin/argmax: the index in the row; on the CPU backend only)\n"
           "  --backend  auto (default), cuda or cpu. auto is the CPU: FILE is read into host\n"
           "             memory, and one pass over host memory is bound by the host's memory\n"
           "             on either backend (the GPU must first be sent every byte, which the\n"
@@ -58,32 +59,41 @@ static void print_value(gp_dtype t, const void *p) {
   }
 }
 
-/* --rows N: gp_reduce_rows over N equal rows, one line per row; 0 or 1 (exit code) */
+/* --rows N: gp_reduce_rows (gp_argreduce_rows for argmin/argmax: "INDEX VALUE", the
+   index in the row) over N equal rows, one line per row; 0 or 1 (exit code) */
 static int print_rows(gp_context *ctx, gp_op op, int arg, const gp_array *arr, uint64_t rows,
                       const char *path) {
-  if (arg) {
-    cli_error("reduce", "--rows works with sum, min and max, not argmin/argmax");
-    return 1;
-  }
   if (arr->n % rows != 0) {
     cli_error("reduce", "%s has %zu elements, not a multiple of --rows %" PRIu64, path, arr->n, rows);
     return 1;
   }
-  const gp_dtype out_t = gp_reduce_out_type(op, arr->dtype);
+  const gp_dtype out_t = arg ? arr->dtype : gp_reduce_out_type(op, arr->dtype);
   const size_t os = gp_dtype_size(out_t);
   unsigned char *out = (unsigned char *)malloc((size_t)rows * os);
-  if (!out) {
+  uint64_t *index = arg ? (uint64_t *)malloc((size_t)rows * sizeof *index) : NULL;
+  if (!out || (arg && !index)) {
     cli_error("reduce", "out of memory for %" PRIu64 " row results", rows);
-    return 1;
-  }
-  gp_status s = gp_reduce_rows(ctx, op, arr->dtype, arr->data, (size_t)rows, arr->n / rows, out);
-  if (s != GP_OK) {
-    cli_error("reduce", "%s of the rows of %s failed: %s", gp_op_name(op), path, gp_last_error(ctx));
     free(out);
+    free(index);
     return 1;
   }
-  for (uint64_t r = 0; r < rows; r++) print_value(out_t, out + r * os);
+  const size_t len = arr->n / rows;
+  gp_status s = arg ? gp_argreduce_rows(ctx, op, arr->dtype, arr->data, (size_t)rows, len, out,
+                                        index)
+                    : gp_reduce_rows(ctx, op, arr->dtype, arr->data, (size_t)rows, len, out);
+  if (s != GP_OK) {
+    cli_error("reduce", "%s%s of the rows of %s failed: %s", arg ? "arg" : "", gp_op_name(op),
+              path, gp_last_error(ctx));
+    free(out);
+    free(index);
+    return 1;
+  }
+  for (uint64_t r = 0; r < rows; r++) {
+    if (arg) printf("%" PRIu64 " ", index[r]);
+    print_value(out_t, out + r * os);
+  }
   free(out);
+  free(index);
   return 0;
 }
 

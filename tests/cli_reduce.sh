@@ -118,6 +118,9 @@ expect_rc 2 "argmax" reduce "$T/ties.txt" --op argmux
 expect_out "$(printf '3\n-1')" reduce "$T/small.txt" --backend cpu --rows 2
 expect_out "$(printf '1\n2\n3\n-4')" reduce "$T/small.txt" --backend cpu --rows 4 --op max
 expect_rc 1 "not a multiple of --rows 3" reduce "$T/small.txt" --backend cpu --rows 3
+# argmax / argmin --rows N: "INDEX VALUE" lines, the index within the row
+expect_out "$(printf '1 2\n0 3')" reduce "$T/small.txt" --backend cpu --rows 2 --op argmax
+expect_out "$(printf '0 1\n1 -4')" reduce "$T/small.txt" --rows 2 --op argmin
 expect_rc 2 "--rows needs" reduce "$T/small.txt" --rows 0
 # topk: "INDEX VALUE" lines, sorted, ties to the lower index
 expect_out "$(printf '1 9\n3 9\n0 3')" topk "$T/ties.txt" -k 3 --backend cpu

@@ -1,5 +1,6 @@
 /* gp_argreduce on the CPU backend: tests/argreduce_cases.h against a plain loop, the
- * argument errors, NULL outputs, and thread-count invariance. */
+ * argument errors, NULL outputs, and thread-count invariance; gp_argreduce_rows against
+ * gp_argreduce of each row. */
 #include "argreduce_cases.h"
 
 #ifdef _OPENMP
@@ -143,8 +144,63 @@ static void test_flush_modes(void) {
 #endif
 }
 
+/* gp_argreduce_rows: each row's value and index are gp_argreduce's of that row alone
+ * (and the plain loop's), every dtype and pattern, rows from 1 element to past a vector
+ * block, NaN / ties in rows; NULL outputs; the argument errors. */
+static void test_rows(void) {
+  static const size_t lens[] = {1, 2, 7, 16, 33, 2048, 2049, 5000};
+  for (int ti = 0; ti < 6; ti++)
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+      for (int pat = 0; pat < AP_KINDS; pat++) {
+        const gp_dtype t = ac_types[ti];
+        const size_t len = lens[li], rows = len >= 2048 ? 5 : 37, es = gp_dtype_size(t);
+        unsigned char *x = (unsigned char *)malloc(rows * len * es);
+        unsigned char *v = (unsigned char *)malloc(rows * es);
+        uint64_t *ix = (uint64_t *)malloc(rows * 8);
+        check_seed(1000 + 17 * li + (uint64_t)pat);
+        for (size_t r = 0; r < rows; r++) ac_fill(t, x + r * len * es, len, (pat + (int)r) % AP_KINDS);
+        for (int o = 0; o < 2; o++) {
+          const gp_op op = o ? GP_MAX : GP_MIN;
+          CHECK_OK(ctx, gp_argreduce_rows(ctx, op, t, x, rows, len, v, ix));
+          size_t bad = rows;
+          for (size_t r = 0; r < rows && bad == rows; r++) {
+            unsigned char w[8];
+            uint64_t wi = 0;
+            CHECK_OK(ctx, gp_argreduce(ctx, op, t, x + r * len * es, len, w, &wi));
+            if (ix[r] != wi || ix[r] != ac_ref(op, t, x + r * len * es, len) ||
+                memcmp(v + r * es, w, es) != 0)
+              bad = r;
+          }
+          CHECK_MSG(bad == rows, "argreduce_rows %s %s len %zu %s: row %zu differs",
+                    o ? "max" : "min", gp_dtype_name(t), len, ac_pat_name[pat], bad);
+        }
+        free(x);
+        free(v);
+        free(ix);
+      }
+  /* NULL outputs, nrows = 0, and the errors */
+  float x[6] = {1, 5, 2, 9, 9, 0}, v[2] = {0, 0};
+  uint64_t i[2] = {7, 7};
+  CHECK_OK(ctx, gp_argreduce_rows(ctx, GP_MAX, GP_F32, x, 2, 3, NULL, i));
+  CHECK(i[0] == 1 && i[1] == 0);
+  CHECK_OK(ctx, gp_argreduce_rows(ctx, GP_MIN, GP_F32, x, 2, 3, v, NULL));
+  CHECK(v[0] == 1.0f && v[1] == 0.0f);
+  CHECK_OK(ctx, gp_argreduce_rows(ctx, GP_MIN, GP_F32, NULL, 0, 3, NULL, NULL));
+  CHECK_STATUS(gp_argreduce_rows(ctx, GP_MAX, GP_F32, x, 2, 0, v, i), GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "row_len >= 1");
+  CHECK_STATUS(gp_argreduce_rows(ctx, GP_SUM, GP_F32, x, 2, 3, v, i), GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "GP_MIN");
+  CHECK_STATUS(gp_argreduce_rows(ctx, GP_SUM, GP_F32, x, 0, 3, v, i), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_argreduce_rows(ctx, GP_MAX, GP_F32, x, 2, 3, NULL, NULL), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_argreduce_rows(ctx, GP_MAX, GP_F32, NULL, 2, 3, v, i), GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_argreduce_rows(ctx, GP_MAX, GP_F32, x, SIZE_MAX / 4, 3, v, i),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "does not fit");
+}
+
 int main(void) {
   ctx = check_cpu_context();
+  test_rows();
   test_errors();
   test_flush_modes();
   ac_test_matrix();

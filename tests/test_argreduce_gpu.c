@@ -64,6 +64,12 @@ int main(void) {
   CUDA_OK(cudaMalloc((void **)&d_idx, 16));
   ac_test_matrix();
   test_large();
+  { /* gp_argreduce_rows has no GPU kernel yet: a CUDA context says so */
+    float x[6] = {1, 5, 2, 9, 9, 0};
+    uint64_t i[2];
+    CHECK_STATUS(gp_argreduce_rows(gpu, GP_MAX, GP_F32, x, 2, 3, NULL, i), GP_ERR_UNSUPPORTED);
+    CHECK_ERROR_MENTIONS(gpu, "CPU backend");
+  }
   cudaFree(d_buf);
   cudaFree(d_val);
   cudaFree(d_idx);

@@ -238,30 +238,68 @@ def _argreduce(op, a, ctx) -> int:
     return c._views[L.U64].value
 
 
-def argmax(a, *, ctx: Optional[Context] = None) -> int:
+def _argreduce_rows(op, a, ctx, axis):
+    """argmin/argmax along the last axis: an int64 array of shape a.shape[:-1] on a's
+    device (gp_argreduce_rows: the CPU backend's in this version)."""
+    ad = adapter_of(a)
+    ptr, n, code, dev, stream = ad.describe(a, False)
+    shape = tuple(ad.shape(a))
+    nd = len(shape)
+    if nd == 0 or axis not in (-1, nd - 1):
+        raise ValueError("axis=%r with shape %s: arg%s takes axis=None (the flattened "
+                         "array) or the last axis (axis=-1)"
+                         % (axis, shape, "min" if op == _MIN else "max"))
+    if nd == 1:
+        return _argreduce(op, a, ctx)
+    rows = _prod(shape[:-1])
+    idx = ad.empty(a, shape[:-1], L.I64)
+    c = context_for(ctx, dev)
+    c._prepare(dev, stream)
+    ip = ad.describe(idx, False)[0] if ad.sync_after else ad.ptr(idx)
+    if rows:
+        c._call(L.argreduce_rows_bare, op, code, _ptr(ptr), _size(rows), _size(shape[-1]),
+                None, _ptr(ip))
+    _finish(ad, c)
+    return idx
+
+
+def argmax(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
     """Index of the first largest element of `a` (flattened, C-contiguous), like
     numpy.argmax(a): ties go to the lowest index, the first NaN wins, and -0.0 equals
     +0.0. A Python int; the call waits for it (on the caller's stream for GPU arrays).
     An empty array raises InvalidArgumentError (a ValueError, as NumPy raises).
+
+    axis=-1 (an array of 2 or more dimensions): the index in each row along the last
+    axis, an int64 array of shape a.shape[:-1], like numpy.argmax(a, axis=-1); rows of
+    0 elements raise InvalidArgumentError. Host arrays only in this version (the CPU
+    backend: GPU arrays raise UnsupportedError). Other axes raise ValueError.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 7.0]))
     1
     >>> gpuprims.argmax(np.array([1.0, np.nan, 9.0, np.nan]))
     1
+    >>> gpuprims.argmax(np.array([[1, 7, 3], [9, 2, 9]], dtype=np.int32), axis=-1)
+    array([1, 0])
     """
-    return _argreduce(_MAX, a, ctx)
+    if axis is None:
+        return _argreduce(_MAX, a, ctx)
+    return _argreduce_rows(_MAX, a, ctx, axis)
 
 
-def argmin(a, *, ctx: Optional[Context] = None) -> int:
+def argmin(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
     """Index of the first smallest element of `a` (flattened, C-contiguous), like
-    numpy.argmin(a); the rules of argmax.
+    numpy.argmin(a); the rules of argmax, axis=-1 included.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmin(np.array([[4, 2], [2, 8]], dtype=np.uint32))
     1
+    >>> gpuprims.argmin(np.array([[4, 2], [2, 8]], dtype=np.uint32), axis=-1)
+    array([1, 0])
     """
-    return _argreduce(_MIN, a, ctx)
+    if axis is None:
+        return _argreduce(_MIN, a, ctx)
+    return _argreduce_rows(_MIN, a, ctx, axis)
 
 
 def _same_kind(ad, ref, x, what, ad_x=None):

@@ -184,6 +184,35 @@ def test_argminmax_match_numpy(backend, data, ties):
         assert type(got) is int and got == ref(a), (f.__name__, a)
 
 
+@pytest.mark.parametrize("shape", [(3, 7), (2, 3, 5), (4, 1, 2, 2049), (0, 5), (1, 1)])
+def test_argminmax_along_last_axis(ctx, shape):
+    """axis=-1: the index in each row, shape a.shape[:-1], NumPy's own answer (ties, the
+    first NaN, -0 == +0) on every dtype. A CUDA context says it has no kernel for it
+    yet (gp_argreduce_rows is the CPU backend's in this version)."""
+    if ctx is CONTEXTS["cuda"]:
+        with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):
+            gpuprims.argmax(np.zeros((2, 3), np.float32), axis=-1, ctx=ctx)
+        return
+    rng = np.random.default_rng(sum(shape))
+    for dt in DTYPES:
+        a = rng.integers(0, 4, shape).astype(dt)  # many ties
+        if np.dtype(dt).kind == "f" and a.size:
+            a.reshape(-1)[rng.integers(0, a.size, 3)] = np.nan
+            a.reshape(-1)[rng.integers(0, a.size, 3)] = -0.0
+        for f, ref in ((gpuprims.argmax, np.argmax), (gpuprims.argmin, np.argmin)):
+            got = f(a, axis=-1, ctx=ctx)
+            want = ref(a, axis=-1)
+            assert got.shape == want.shape and got.dtype == np.int64
+            assert np.array_equal(got, want), (f.__name__, dt)
+            assert np.array_equal(f(a, axis=len(shape) - 1, ctx=ctx), want)
+    v = np.arange(5.0)
+    assert gpuprims.argmax(v, axis=-1, ctx=ctx) == 4 == gpuprims.argmax(v, axis=0, ctx=ctx)
+    with pytest.raises(ValueError, match="last axis"):
+        gpuprims.argmax(np.zeros((2, 3)), axis=0, ctx=ctx)
+    with pytest.raises(ValueError, match="rows of 0 elements"):
+        gpuprims.argmin(np.zeros((3, 0)), axis=-1, ctx=ctx)
+
+
 def test_argminmax_edge_cases(ctx):
     nan = np.nan
     for dt in (np.float32, np.float64):

@@ -1,6 +1,7 @@
 /* gp_argreduce: argument checks with messages, the backend choice, staging of host input,
- * and delivery of the value and index to host or device memory. The algorithms live
- * in src/cpu/argreduce_cpu.c and src/cuda/reduce/argreduce.cu. */
+ * and delivery of the value and index to host or device memory; gp_argreduce_rows (the
+ * CPU backend's, for now). The algorithms live in src/cpu/argreduce_cpu.c and
+ * src/cuda/reduce/argreduce.cu. */
 #include "core/context.h"
 #include "core/host_io.h"
 #include "api/deliver.h"
@@ -93,5 +94,40 @@ gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
   gp_cpu_argreduce(op, type, in, n, v, &i);
   if (value_out) memcpy(value_out, v, gp_dtype_size(type));
   if (index_out) *index_out = i;
+  return GP_OK;
+}
+
+gp_status gp_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                            size_t nrows, size_t row_len, void *value_out, uint64_t *index_out) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if (nrows == 0) { /* nothing to answer; the op and dtype are still checked */
+    if (op != GP_MIN && op != GP_MAX)
+      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                     "gp_argreduce_rows: op %d is not an arg-reduction: use GP_MIN (argmin) or "
+                     "GP_MAX (argmax)", (int)op);
+    return gp_check_dtype(ctx, type, "dtype");
+  }
+  if (row_len == 0)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "arg%s of rows of 0 elements has no answer: pass row_len >= 1",
+                   op == GP_MIN ? "min" : "max");
+  if (nrows > SIZE_MAX / 8 / row_len)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "nrows x row_len = %zu x %zu elements does not fit in memory", nrows, row_len);
+  /* the checks of gp_argreduce on the whole array (op, dtype, in, the outputs) */
+  s = check_args(ctx, op, type, in, nrows * row_len, value_out, index_out);
+  if (s != GP_OK) return s;
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA)
+    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                   "gp_argreduce_rows runs on the CPU backend in this version (no GPU kernel "
+                   "yet): use a CPU context (gp_create(&ctx, GP_BACKEND_CPU)) or gp_argreduce "
+                   "per row");
+#endif
+  if ((s = gp_require_host(ctx, in, "in"))) return s;
+  if (value_out && (s = gp_require_host(ctx, value_out, "value_out"))) return s;
+  if (index_out && (s = gp_require_host(ctx, index_out, "index_out"))) return s;
+  gp_cpu_argreduce_rows(op, type, in, nrows, row_len, value_out, index_out);
   return GP_OK;
 }

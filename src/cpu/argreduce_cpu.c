@@ -431,3 +431,24 @@ void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *v
   }
   *index_out = bi;
 }
+
+/* a thread takes rows of about this many elements at a time (as the rows reductions) */
+#define GP_ARG_ROWS_GRAB 16384
+
+void gp_cpu_argreduce_rows(gp_op op, gp_dtype type, const void *in, size_t nrows,
+                           size_t row_len, void *value_out, uint64_t *index_out) {
+  const size_t es = gp_dtype_size(type);
+  const ptrdiff_t nr = (ptrdiff_t)nrows;
+  const int grab = row_len * 16 >= GP_ARG_ROWS_GRAB ? 16 : (int)(GP_ARG_ROWS_GRAB / row_len);
+  (void)grab; /* without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, grab) if (nrows > 1)
+#endif
+  for (ptrdiff_t r = 0; r < nr; r++) {
+    unsigned char v[8];
+    uint64_t i;
+    gp_cpu_argreduce(op, type, (const char *)in + (size_t)r * row_len * es, row_len, v, &i);
+    if (value_out) memcpy((char *)value_out + (size_t)r * es, v, es);
+    if (index_out) index_out[r] = i;
+  }
+}
