@@ -11,7 +11,7 @@ from typing import Optional, Tuple, Union
 
 from . import _lib as L
 from ._arrays import _bad_dtype, _by_type, _void_at, adapter_of
-from .context import Context, context_for, default_context
+from .context import Context, context_for, default_context, host_cpu_context
 from .errors import InvalidArgumentError
 
 # gp_reduce_out_type: integer SUM widens (I32 -> I64, U32 -> U64)
@@ -240,7 +240,8 @@ def _argreduce(op, a, ctx) -> int:
 
 def _argreduce_rows(op, a, ctx, axis):
     """argmin/argmax along the last axis: an int64 array of shape a.shape[:-1] on a's
-    device (gp_argreduce_rows: the CPU backend's in this version)."""
+    device (gp_argreduce_rows: the CPU backend's in this version, so host arrays are
+    answered there whatever the context; GPU arrays raise UnsupportedError)."""
     ad = adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = tuple(ad.shape(a))
@@ -254,6 +255,8 @@ def _argreduce_rows(op, a, ctx, axis):
     rows = _prod(shape[:-1])
     idx = ad.empty(a, shape[:-1], L.I64)
     c = context_for(ctx, dev)
+    if dev is None and c.device is not None:  # host arrays: the CPU backend's answer
+        c = host_cpu_context()
     c._prepare(dev, stream)
     ip = ad.describe(idx, False)[0] if ad.sync_after else ad.ptr(idx)
     if rows:
@@ -271,8 +274,9 @@ def argmax(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
 
     axis=-1 (an array of 2 or more dimensions): the index in each row along the last
     axis, an int64 array of shape a.shape[:-1], like numpy.argmax(a, axis=-1); rows of
-    0 elements raise InvalidArgumentError. Host arrays only in this version (the CPU
-    backend: GPU arrays raise UnsupportedError). Other axes raise ValueError.
+    0 elements raise InvalidArgumentError. Host arrays only in this version, answered
+    on the CPU backend whatever the context (GPU arrays raise UnsupportedError). Other
+    axes raise ValueError.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 7.0]))

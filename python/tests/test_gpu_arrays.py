@@ -203,6 +203,8 @@ def test_torch_rows_offsets_argminmax(dtype):
     wv, wi = gpuprims.topk(h[:36].reshape(4, 9, 1001), 5, ctx=cpu_ctx())
     assert v.shape == (4, 9, 5) and v.device == t.device
     assert np.array_equal(bits(v.cpu().numpy()), bits(wv)) and np.array_equal(i.cpu().numpy(), wi)
+    with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):  # no kernel yet
+        gpuprims.argmax(t, axis=-1)
     assert gpuprims.argmax(t) == int(np.argmax(h))  # floats: the first NaN
     assert gpuprims.argmin(t.view(-1)) == int(np.argmin(h))
     with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array"):

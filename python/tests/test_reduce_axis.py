@@ -187,12 +187,8 @@ def test_argminmax_match_numpy(backend, data, ties):
 @pytest.mark.parametrize("shape", [(3, 7), (2, 3, 5), (4, 1, 2, 2049), (0, 5), (1, 1)])
 def test_argminmax_along_last_axis(ctx, shape):
     """axis=-1: the index in each row, shape a.shape[:-1], NumPy's own answer (ties, the
-    first NaN, -0 == +0) on every dtype. A CUDA context says it has no kernel for it
-    yet (gp_argreduce_rows is the CPU backend's in this version)."""
-    if ctx is CONTEXTS["cuda"]:
-        with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):
-            gpuprims.argmax(np.zeros((2, 3), np.float32), axis=-1, ctx=ctx)
-        return
+    first NaN, -0 == +0) on every dtype (host arrays: the CPU backend's answer whatever
+    the context; GPU arrays are test_gpu_arrays.py's)."""
     rng = np.random.default_rng(sum(shape))
     for dt in DTYPES:
         a = rng.integers(0, 4, shape).astype(dt)  # many ties
