@@ -69,8 +69,8 @@ gp_status gp_cpu_argsort_packed64(gp_context *ctx, gp_dtype kt, const void *keys
   const int s = diff ? __builtin_clzll(diff) : 0;
   uint64_t local[GP_VSORT64_MAX];
   const size_t vmax = gp_cpu_vsort64_max();
-  uint64_t *w = ib == 8 ? (uint64_t *)indices : n <= vmax ? local
-                                                          : (uint64_t *)malloc(n * sizeof *w);
+  uint64_t *w = ib == 8 ? (uint64_t *)indices
+                        : n <= GP_VSORT64_MAX ? local : (uint64_t *)malloc(n * sizeof *w);
   if (!w)
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
                    "cannot allocate %zu bytes of host scratch for the argsort", n * sizeof *w);

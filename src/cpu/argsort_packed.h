@@ -16,7 +16,7 @@ extern "C" {
 
 /* indices (ib = 4 or 8 bytes each) of the stable argsort of n (1 .. GP_PACKED_MAX) 8-byte
  * keys of key_type in order: the bits gp_cpu_argsort gives. May fail only with
- * GP_ERR_OUT_OF_MEMORY (recorded in ctx), before writing the indices. */
+ * GP_ERR_OUT_OF_MEMORY (recorded in ctx; 8-byte indices then hold scratch words). */
 gp_status gp_cpu_argsort_packed64(gp_context *ctx, gp_dtype key_type, const void *keys, int ib,
                                   void *indices, size_t n, gp_order order);
 

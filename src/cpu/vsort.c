@@ -95,7 +95,7 @@ GP_CPU_AVX512 static inline __attribute__((always_inline)) void vs_cx32(__m512i 
 #define VS_CX32(a, b) vs_cx32(&(a), &(b))
 /* 16 vectors at v each sorted: the 16 columns sorted across the vectors by Batcher's
  * odd-even merge network (63 comparators, min/max only), then a 16 x 16 transpose (each
- * vector now a column in row order). 11 ops a vector where sort1 takes 40. */
+ * vector now a column in row order). ~12 ops a vector where sort1 takes 40. */
 GP_CPU_AVX512 static inline void vs_sort_cols_k32(__m512i *v) {
   __m512i r[16];
   for (int j = 0; j < 16; j++) r[j] = _mm512_load_si512((const void *)(v + j));
