@@ -184,13 +184,19 @@ gp_status gp_set_two_phase_blocks(gp_context *ctx, unsigned blocks);
  * stream when `in` and both outputs are device memory. */
 gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in, size_t n,
                        void *value_out, uint64_t *index_out);
-/* gp_argreduce of each of nrows consecutive rows of row_len >= 1 elements (a row-major
- * 2-D array): value_out[r] (nrows elements of `type`) and index_out[r] (the position in
- * the row) get what gp_argreduce of row r alone gives; either may be NULL. nrows = 0
- * does nothing. CPU backend only in this version: a CUDA context returns
- * GP_ERR_UNSUPPORTED (use a CPU context, or gp_argreduce per row). */
+/* gp_argreduce of each segment: value_out[s] (nseg elements of `type`) and index_out[s]
+ * (the position within the segment) get what gp_argreduce of segment s alone gives;
+ * either may be NULL, not both. gp_argreduce_rows: nrows consecutive rows of row_len >= 1
+ * elements (a row-major 2-D array); gp_argreduce_segments_offsets: segment s is
+ * in[offsets[s] .. offsets[s+1]) (nseg + 1 uint64 host offsets, increasing: an empty
+ * segment has no answer and is an error). nrows / nseg = 0 does nothing. CPU backend
+ * only in this version: a CUDA context returns GP_ERR_UNSUPPORTED (use a CPU context,
+ * or gp_argreduce per segment). */
 gp_status gp_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
                             size_t nrows, size_t row_len, void *value_out, uint64_t *index_out);
+gp_status gp_argreduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type,
+                                        const void *in, const uint64_t *offsets, size_t nseg,
+                                        void *value_out, uint64_t *index_out);
 
 /* One reduction per segment: out[s] (of type gp_reduce_out_type(op, type)) gets the
  * bits gp_reduce(ctx, op, type, segment s, len, &out[s], GP_REDUCE_AUTO) would give:

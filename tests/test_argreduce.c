@@ -1,6 +1,6 @@
 /* gp_argreduce on the CPU backend: tests/argreduce_cases.h against a plain loop, the
- * argument errors, NULL outputs, and thread-count invariance; gp_argreduce_rows against
- * gp_argreduce of each row. */
+ * argument errors, NULL outputs, and thread-count invariance; gp_argreduce_rows and
+ * gp_argreduce_segments_offsets against gp_argreduce of each row or segment. */
 #include "argreduce_cases.h"
 
 #ifdef _OPENMP
@@ -198,9 +198,67 @@ static void test_rows(void) {
   CHECK_ERROR_MENTIONS(ctx, "does not fit");
 }
 
+/* gp_argreduce_segments_offsets: segments of mixed lengths (1 .. past a vector block and
+ * a chunk) after a lead, each against gp_argreduce of the segment alone; the errors
+ * (decreasing, empty, NULL offsets). */
+static void test_offsets(void) {
+  const size_t nseg = 200;
+  uint64_t off[201];
+  off[0] = 3; /* a lead the segments skip */
+  check_seed(77);
+  for (size_t i = 0; i < nseg; i++) {
+    const uint64_t r = check_rand64();
+    off[i + 1] = off[i] + 1 + (i % 50 == 7 ? 70000 : r % 9 == 0 ? r % 3000 : r % 40);
+  }
+  for (int ti = 0; ti < 6; ti++)
+    for (int pat = 0; pat < AP_KINDS; pat++) {
+      const gp_dtype t = ac_types[ti];
+      const size_t es = gp_dtype_size(t), total = (size_t)off[nseg];
+      unsigned char *x = (unsigned char *)malloc(total * es), *v = (unsigned char *)malloc(nseg * es);
+      uint64_t *ix = (uint64_t *)malloc(nseg * 8);
+      for (size_t i = 0; i < nseg; i++) ac_fill(t, x + off[i] * es, (size_t)(off[i + 1] - off[i]), (pat + (int)i) % AP_KINDS);
+      for (int o = 0; o < 2; o++) {
+        const gp_op op = o ? GP_MAX : GP_MIN;
+        CHECK_OK(ctx, gp_argreduce_segments_offsets(ctx, op, t, x, off, nseg, v, ix));
+        size_t bad = nseg;
+        for (size_t i = 0; i < nseg && bad == nseg; i++) {
+          unsigned char w[8];
+          uint64_t wi = 0;
+          const size_t len = (size_t)(off[i + 1] - off[i]);
+          CHECK_OK(ctx, gp_argreduce(ctx, op, t, x + off[i] * es, len, w, &wi));
+          if (ix[i] != wi || memcmp(v + i * es, w, es) != 0) bad = i;
+        }
+        CHECK_MSG(bad == nseg, "argreduce_segments_offsets %s %s %s: segment %zu differs",
+                  o ? "max" : "min", gp_dtype_name(t), ac_pat_name[pat], bad);
+      }
+      free(x);
+      free(v);
+      free(ix);
+    }
+  float x[6] = {1, 5, 2, 9, 9, 0};
+  uint64_t i[3] = {7, 7, 7}, o1[4] = {0, 2, 5, 6}, dec[3] = {0, 4, 3}, emp[3] = {0, 3, 3};
+  CHECK_OK(ctx, gp_argreduce_segments_offsets(ctx, GP_MAX, GP_F32, x, o1, 3, NULL, i));
+  CHECK(i[0] == 1 && i[1] == 1 && i[2] == 0);
+  CHECK_OK(ctx, gp_argreduce_segments_offsets(ctx, GP_MAX, GP_F32, x, NULL, 0, NULL, NULL));
+  CHECK_STATUS(gp_argreduce_segments_offsets(ctx, GP_MAX, GP_F32, x, dec, 2, NULL, i),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "must not decrease");
+  CHECK_STATUS(gp_argreduce_segments_offsets(ctx, GP_MIN, GP_F32, x, emp, 2, NULL, i),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "segment 1");
+  CHECK_STATUS(gp_argreduce_segments_offsets(ctx, GP_MIN, GP_F32, x, NULL, 2, NULL, i),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_ERROR_MENTIONS(ctx, "offsets is NULL");
+  CHECK_STATUS(gp_argreduce_segments_offsets(ctx, GP_SUM, GP_F32, x, o1, 3, NULL, i),
+               GP_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(gp_argreduce_segments_offsets(ctx, GP_MIN, GP_F32, x, o1, 3, NULL, NULL),
+               GP_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
   ctx = check_cpu_context();
   test_rows();
+  test_offsets();
   test_errors();
   test_flush_modes();
   ac_test_matrix();

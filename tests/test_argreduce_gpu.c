@@ -67,7 +67,11 @@ int main(void) {
   { /* gp_argreduce_rows has no GPU kernel yet: a CUDA context says so */
     float x[6] = {1, 5, 2, 9, 9, 0};
     uint64_t i[2];
+    uint64_t off[3] = {0, 3, 6};
     CHECK_STATUS(gp_argreduce_rows(gpu, GP_MAX, GP_F32, x, 2, 3, NULL, i), GP_ERR_UNSUPPORTED);
+    CHECK_ERROR_MENTIONS(gpu, "CPU backend");
+    CHECK_STATUS(gp_argreduce_segments_offsets(gpu, GP_MAX, GP_F32, x, off, 2, NULL, i),
+                 GP_ERR_UNSUPPORTED);
     CHECK_ERROR_MENTIONS(gpu, "CPU backend");
   }
   cudaFree(d_buf);

@@ -238,45 +238,64 @@ def _argreduce(op, a, ctx) -> int:
     return c._views[L.U64].value
 
 
-def _argreduce_rows(op, a, ctx, axis):
-    """argmin/argmax along the last axis: an int64 array of shape a.shape[:-1] on a's
-    device (gp_argreduce_rows: the CPU backend's in this version, so host arrays are
-    answered there whatever the context; GPU arrays raise UnsupportedError)."""
+def _argreduce_along(op, a, ctx, axis, offsets):
+    """argmin/argmax along the last axis (an int64 array of shape a.shape[:-1]) or by
+    offsets (shape (nseg,)), on a's device: gp_argreduce_rows and
+    gp_argreduce_segments_offsets, the CPU backend's in this version, so host arrays are
+    answered there whatever the context (GPU arrays raise UnsupportedError)."""
     ad = adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = tuple(ad.shape(a))
     nd = len(shape)
-    if nd == 0 or axis not in (-1, nd - 1):
-        raise ValueError("axis=%r with shape %s: arg%s takes axis=None (the flattened "
-                         "array) or the last axis (axis=-1)"
-                         % (axis, shape, "min" if op == _MIN else "max"))
-    if nd == 1:
+    name = "argmin" if op == _MIN else "argmax"
+    if offsets is not None:
+        if axis is not None:
+            raise ValueError("pass axis or offsets, not both")
+        if nd != 1:
+            raise ValueError("offsets take a 1-d array (got shape %s)" % (shape,))
+    elif nd == 0 or axis not in (-1, nd - 1):
+        raise ValueError("axis=%r with shape %s: %s takes axis=None (the flattened "
+                         "array) or the last axis (axis=-1)" % (axis, shape, name))
+    elif nd == 1:
         return _argreduce(op, a, ctx)
-    rows = _prod(shape[:-1])
-    idx = ad.empty(a, shape[:-1], L.I64)
     c = context_for(ctx, dev)
     if dev is None and c.device is not None:  # host arrays: the CPU backend's answer
         c = host_cpu_context()
+    if offsets is None:
+        rows = _prod(shape[:-1])
+        idx = ad.empty(a, shape[:-1], L.I64)
+    else:
+        optr, rows = _offsets_arg(offsets, dev, n)
+        idx = ad.empty(a, (rows,), L.I64)
     c._prepare(dev, stream)
-    ip = ad.describe(idx, False)[0] if ad.sync_after else ad.ptr(idx)
-    if rows:
+    ip = _ptr(ad.describe(idx, False)[0] if ad.sync_after else ad.ptr(idx))
+    if offsets is None and rows:
         c._call(L.argreduce_rows_bare, op, code, _ptr(ptr), _size(rows), _size(shape[-1]),
-                None, _ptr(ip))
+                None, ip)
+    elif offsets is not None:
+        try:
+            c._call(L.argreduce_segments_offsets_bare, op, code, _ptr(ptr), _ptr(optr),
+                    _size(rows), None, ip)
+        except InvalidArgumentError:
+            _negative_offsets(offsets)
+            raise
     _finish(ad, c)
     return idx
 
 
-def argmax(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
+def argmax(a, axis: Optional[int] = None, *, offsets=None, ctx: Optional[Context] = None):
     """Index of the first largest element of `a` (flattened, C-contiguous), like
     numpy.argmax(a): ties go to the lowest index, the first NaN wins, and -0.0 equals
     +0.0. A Python int; the call waits for it (on the caller's stream for GPU arrays).
     An empty array raises InvalidArgumentError (a ValueError, as NumPy raises).
 
     axis=-1 (an array of 2 or more dimensions): the index in each row along the last
-    axis, an int64 array of shape a.shape[:-1], like numpy.argmax(a, axis=-1); rows of
-    0 elements raise InvalidArgumentError. Host arrays only in this version, answered
-    on the CPU backend whatever the context (GPU arrays raise UnsupportedError). Other
-    axes raise ValueError.
+    axis, an int64 array of shape a.shape[:-1], like numpy.argmax(a, axis=-1); offsets
+    (a 1-d a, nseg + 1 int64 or uint64 host offsets, as in sum()): the index within each
+    segment offsets[i]:offsets[i+1], shape (nseg,). Rows or segments of 0 elements raise
+    InvalidArgumentError. Host arrays only in this version, answered on the CPU backend
+    whatever the context (GPU arrays raise UnsupportedError). Other axes raise
+    ValueError.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 7.0]))
@@ -285,15 +304,17 @@ def argmax(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
     1
     >>> gpuprims.argmax(np.array([[1, 7, 3], [9, 2, 9]], dtype=np.int32), axis=-1)
     array([1, 0])
+    >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 9.0, 2.0]), offsets=np.array([0, 3, 5]))
+    array([1, 0])
     """
-    if axis is None:
+    if axis is None and offsets is None:
         return _argreduce(_MAX, a, ctx)
-    return _argreduce_rows(_MAX, a, ctx, axis)
+    return _argreduce_along(_MAX, a, ctx, axis, offsets)
 
 
-def argmin(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
+def argmin(a, axis: Optional[int] = None, *, offsets=None, ctx: Optional[Context] = None):
     """Index of the first smallest element of `a` (flattened, C-contiguous), like
-    numpy.argmin(a); the rules of argmax, axis=-1 included.
+    numpy.argmin(a); the rules of argmax, axis=-1 and offsets included.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmin(np.array([[4, 2], [2, 8]], dtype=np.uint32))
@@ -301,9 +322,9 @@ def argmin(a, axis: Optional[int] = None, *, ctx: Optional[Context] = None):
     >>> gpuprims.argmin(np.array([[4, 2], [2, 8]], dtype=np.uint32), axis=-1)
     array([1, 0])
     """
-    if axis is None:
+    if axis is None and offsets is None:
         return _argreduce(_MIN, a, ctx)
-    return _argreduce_rows(_MIN, a, ctx, axis)
+    return _argreduce_along(_MIN, a, ctx, axis, offsets)
 
 
 def _same_kind(ad, ref, x, what, ad_x=None):

@@ -205,6 +205,8 @@ def test_torch_rows_offsets_argminmax(dtype):
     assert np.array_equal(bits(v.cpu().numpy()), bits(wv)) and np.array_equal(i.cpu().numpy(), wi)
     with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):  # no kernel yet
         gpuprims.argmax(t, axis=-1)
+    with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):
+        gpuprims.argmin(t.view(-1), offsets=np.array([0, 5, h.size], np.int64))
     assert gpuprims.argmax(t) == int(np.argmax(h))  # floats: the first NaN
     assert gpuprims.argmin(t.view(-1)) == int(np.argmin(h))
     with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array"):

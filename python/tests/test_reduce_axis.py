@@ -209,6 +209,33 @@ def test_argminmax_along_last_axis(ctx, shape):
         gpuprims.argmin(np.zeros((3, 0)), axis=-1, ctx=ctx)
 
 
+def test_argminmax_by_offsets(ctx):
+    """offsets: the index within each segment, each segment's NumPy answer; the errors
+    (an empty segment, a decrease, a negative offset, both axis and offsets)."""
+    rng = np.random.default_rng(9)
+    off = np.cumsum(np.r_[2, rng.integers(1, 40, 300), 70001, rng.integers(1, 5, 20)])
+    for dt in DTYPES:
+        a = rng.integers(0, 5, int(off[-1]) + 3).astype(dt)
+        if np.dtype(dt).kind == "f":
+            a[rng.integers(0, a.size, 50)] = np.nan
+        for f, ref in ((gpuprims.argmax, np.argmax), (gpuprims.argmin, np.argmin)):
+            got = f(a, offsets=off, ctx=ctx)
+            want = [ref(a[b:e]) for b, e in zip(off[:-1], off[1:])]
+            assert got.dtype == np.int64 and np.array_equal(got, want), (f.__name__, dt)
+            assert np.array_equal(f(a, offsets=off.astype(np.uint64), ctx=ctx), want)
+    x = np.arange(6.0)
+    with pytest.raises(ValueError, match="segment 1 .* is empty"):
+        gpuprims.argmax(x, offsets=np.array([0, 2, 2, 6]), ctx=ctx)
+    with pytest.raises(ValueError, match="must not decrease"):
+        gpuprims.argmin(x, offsets=np.array([0, 4, 3, 6]), ctx=ctx)
+    with pytest.raises(ValueError, match="negative"):
+        gpuprims.argmin(x, offsets=np.array([0, -1, 6]), ctx=ctx)
+    with pytest.raises(ValueError, match="not both"):
+        gpuprims.argmax(x, axis=-1, offsets=np.array([0, 6]), ctx=ctx)
+    with pytest.raises(ValueError, match="1-d"):
+        gpuprims.argmax(x.reshape(2, 3), offsets=np.array([0, 6]), ctx=ctx)
+
+
 def test_argminmax_edge_cases(ctx):
     nan = np.nan
     for dt in (np.float32, np.float64):

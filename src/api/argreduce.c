@@ -1,6 +1,6 @@
 /* gp_argreduce: argument checks with messages, the backend choice, staging of host input,
- * and delivery of the value and index to host or device memory; gp_argreduce_rows (the
- * CPU backend's, for now). The algorithms live in src/cpu/argreduce_cpu.c and
+ * and delivery of the value and index to host or device memory; gp_argreduce_rows and
+ * gp_argreduce_segments_offsets (the CPU backend's, for now). The algorithms live in src/cpu/argreduce_cpu.c and
  * src/cuda/reduce/argreduce.cu. */
 #include "core/context.h"
 #include "core/host_io.h"
@@ -97,17 +97,46 @@ gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
   return GP_OK;
 }
 
+/* The checks both per-segment calls share: op, dtype, and (with segments to answer)
+ * the outputs. */
+static gp_status check_seg_args(gp_context *ctx, gp_op op, gp_dtype type, size_t nseg,
+                                const void *value_out, const uint64_t *index_out) {
+  if (op != GP_MIN && op != GP_MAX)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "op %d is not an arg-reduction: use GP_MIN (argmin) or GP_MAX (argmax)",
+                   (int)op);
+  gp_status s = gp_check_dtype(ctx, type, "dtype");
+  if (s != GP_OK) return s;
+  if (nseg && !value_out && !index_out)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "value_out and index_out are both NULL: pass at least one");
+  return GP_OK;
+}
+
+/* The CPU backend only, for now: a CUDA context is told so; host arrays required. */
+static gp_status seg_host(gp_context *ctx, const char *fn, const void *in, const void *value_out,
+                          const uint64_t *index_out) {
+  (void)fn;
+#if GP_HAVE_CUDA
+  if (ctx->backend == GP_BACKEND_CUDA)
+    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
+                   "%s runs on the CPU backend in this version (no GPU kernel yet): use a CPU "
+                   "context (gp_create(&ctx, GP_BACKEND_CPU)) or gp_argreduce per segment",
+                   fn);
+#endif
+  gp_status s;
+  if ((s = gp_require_host(ctx, in, "in"))) return s;
+  if (value_out && (s = gp_require_host(ctx, value_out, "value_out"))) return s;
+  if (index_out && (s = gp_require_host(ctx, index_out, "index_out"))) return s;
+  return GP_OK;
+}
+
 gp_status gp_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
                             size_t nrows, size_t row_len, void *value_out, uint64_t *index_out) {
   gp_status s = gp_check_ctx(ctx);
   if (s != GP_OK) return s;
-  if (nrows == 0) { /* nothing to answer; the op and dtype are still checked */
-    if (op != GP_MIN && op != GP_MAX)
-      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                     "gp_argreduce_rows: op %d is not an arg-reduction: use GP_MIN (argmin) or "
-                     "GP_MAX (argmax)", (int)op);
-    return gp_check_dtype(ctx, type, "dtype");
-  }
+  if ((s = check_seg_args(ctx, op, type, nrows, value_out, index_out))) return s;
+  if (nrows == 0) return GP_OK; /* nothing to answer */
   if (row_len == 0)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "arg%s of rows of 0 elements has no answer: pass row_len >= 1",
@@ -115,19 +144,41 @@ gp_status gp_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void
   if (nrows > SIZE_MAX / 8 / row_len)
     return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
                    "nrows x row_len = %zu x %zu elements does not fit in memory", nrows, row_len);
-  /* the checks of gp_argreduce on the whole array (op, dtype, in, the outputs) */
-  s = check_args(ctx, op, type, in, nrows * row_len, value_out, index_out);
-  if (s != GP_OK) return s;
-#if GP_HAVE_CUDA
-  if (ctx->backend == GP_BACKEND_CUDA)
-    return gp_fail(ctx, GP_ERR_UNSUPPORTED,
-                   "gp_argreduce_rows runs on the CPU backend in this version (no GPU kernel "
-                   "yet): use a CPU context (gp_create(&ctx, GP_BACKEND_CPU)) or gp_argreduce "
-                   "per row");
-#endif
-  if ((s = gp_require_host(ctx, in, "in"))) return s;
-  if (value_out && (s = gp_require_host(ctx, value_out, "value_out"))) return s;
-  if (index_out && (s = gp_require_host(ctx, index_out, "index_out"))) return s;
+  if ((s = gp_check_ptr(ctx, in, nrows * row_len, "in"))) return s;
+  if ((s = seg_host(ctx, "gp_argreduce_rows", in, value_out, index_out))) return s;
   gp_cpu_argreduce_rows(op, type, in, nrows, row_len, value_out, index_out);
+  return GP_OK;
+}
+
+gp_status gp_argreduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type,
+                                        const void *in, const uint64_t *offsets, size_t nseg,
+                                        void *value_out, uint64_t *index_out) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if ((s = check_seg_args(ctx, op, type, nseg, value_out, index_out))) return s;
+  if (nseg == 0) return GP_OK; /* nothing to answer */
+  if (!offsets)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "offsets is NULL: pass nseg + 1 = %zu uint64 offsets", nseg + 1);
+  if (nseg > SIZE_MAX / 16)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "nseg = %zu segments does not fit in memory", nseg);
+  if ((s = seg_host(ctx, "gp_argreduce_segments_offsets", in, value_out, index_out))) return s;
+  if ((s = gp_require_host(ctx, offsets, "offsets"))) return s;
+  for (size_t i = 0; i < nseg; i++) {
+    if (offsets[i + 1] < offsets[i])
+      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                     "offsets must not decrease: offsets[%zu] = %llu > offsets[%zu] = %llu", i,
+                     (unsigned long long)offsets[i], i + 1, (unsigned long long)offsets[i + 1]);
+    if (offsets[i + 1] == offsets[i])
+      return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                     "segment %zu (offsets[%zu] = offsets[%zu] = %llu) is empty: arg%s of 0 "
+                     "elements has no answer", i, i, i + 1, (unsigned long long)offsets[i],
+                     op == GP_MIN ? "min" : "max");
+  }
+  if (offsets[nseg] > SIZE_MAX / 8)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "offsets[nseg] = %llu elements does not fit in memory",
+                   (unsigned long long)offsets[nseg]);
+  if ((s = gp_check_ptr(ctx, in, (size_t)offsets[nseg], "in"))) return s;
+  gp_cpu_argreduce_offsets(op, type, in, offsets, nseg, value_out, index_out);
   return GP_OK;
 }

@@ -432,23 +432,37 @@ void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *v
   *index_out = bi;
 }
 
-/* a thread takes rows of about this many elements at a time (as the rows reductions) */
-#define GP_ARG_ROWS_GRAB 16384
+/* a thread takes segments of about this many elements at a time (as the reductions') */
+#define GP_ARG_SEG_GRAB 16384
 
-void gp_cpu_argreduce_rows(gp_op op, gp_dtype type, const void *in, size_t nrows,
-                           size_t row_len, void *value_out, uint64_t *index_out) {
+/* segment s: offsets[s] .. offsets[s+1], or rows of row_len when offsets is NULL */
+static void arg_segments(gp_op op, gp_dtype type, const void *in, const uint64_t *offsets,
+                         size_t row_len, size_t nseg, void *value_out, uint64_t *index_out) {
   const size_t es = gp_dtype_size(type);
-  const ptrdiff_t nr = (ptrdiff_t)nrows;
-  const int grab = row_len * 16 >= GP_ARG_ROWS_GRAB ? 16 : (int)(GP_ARG_ROWS_GRAB / row_len);
+  const ptrdiff_t ns = (ptrdiff_t)nseg;
+  const size_t avg = offsets ? (size_t)(offsets[nseg] - offsets[0]) / nseg : row_len;
+  const int grab = avg * 16 >= GP_ARG_SEG_GRAB ? 16 : (int)(GP_ARG_SEG_GRAB / (avg ? avg : 1));
   (void)grab; /* without OpenMP */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, grab) if (nrows > 1)
+#pragma omp parallel for schedule(dynamic, grab) if (nseg > 1)
 #endif
-  for (ptrdiff_t r = 0; r < nr; r++) {
+  for (ptrdiff_t r = 0; r < ns; r++) {
+    const size_t b = offsets ? (size_t)offsets[r] : (size_t)r * row_len;
+    const size_t len = offsets ? (size_t)(offsets[r + 1] - offsets[r]) : row_len;
     unsigned char v[8];
     uint64_t i;
-    gp_cpu_argreduce(op, type, (const char *)in + (size_t)r * row_len * es, row_len, v, &i);
+    gp_cpu_argreduce(op, type, (const char *)in + b * es, len, v, &i);
     if (value_out) memcpy((char *)value_out + (size_t)r * es, v, es);
     if (index_out) index_out[r] = i;
   }
+}
+
+void gp_cpu_argreduce_rows(gp_op op, gp_dtype type, const void *in, size_t nrows,
+                           size_t row_len, void *value_out, uint64_t *index_out) {
+  arg_segments(op, type, in, NULL, row_len, nrows, value_out, index_out);
+}
+
+void gp_cpu_argreduce_offsets(gp_op op, gp_dtype type, const void *in, const uint64_t *offsets,
+                              size_t nseg, void *value_out, uint64_t *index_out) {
+  arg_segments(op, type, in, offsets, 0, nseg, value_out, index_out);
 }

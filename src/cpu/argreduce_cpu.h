@@ -16,6 +16,10 @@ void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *v
  * NULL); arguments already validated. */
 void gp_cpu_argreduce_rows(gp_op op, gp_dtype type, const void *in, size_t nrows,
                            size_t row_len, void *value_out, uint64_t *index_out);
+/* The same for segments offsets[s] .. offsets[s+1] (nseg + 1 host offsets, validated:
+ * not decreasing, no empty segment). */
+void gp_cpu_argreduce_offsets(gp_op op, gp_dtype type, const void *in, const uint64_t *offsets,
+                              size_t nseg, void *value_out, uint64_t *index_out);
 
 #ifdef __cplusplus
 }
