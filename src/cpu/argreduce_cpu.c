@@ -231,19 +231,26 @@ GP_CPU_AVX2 static void arg64_avx2(const char *p, size_t lo, size_t hi, uint64_t
  * above, whose NaN key wins. kind: GP_VX_* (vec_extreme.h); the thread's best key is
  * *k32 for 4-byte kinds, *k64 for 8-byte ones. */
 #define GP_ARG_BLOCK 2048u
+/* the next block's length: up to GP_ARG_BLOCK, a multiple of `unit` (four vectors), 0
+   when fewer than unit elements are left (the keyed loop takes them); short rows are one
+   block (rows of 256 floats: 93 ns a row by keys) */
+static inline size_t arg_block_len(size_t left, size_t unit) {
+  const size_t len = left < GP_ARG_BLOCK ? left : GP_ARG_BLOCK;
+  return len - len % unit;
+}
 GP_CPU_AVX2 __attribute__((always_inline)) static inline void
 arg_blocks_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, const int kind,
                 const int mx, uint32_t *k32, uint64_t *k64, uint64_t *bi) {
   const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
   const unsigned per = w8 ? 4 : 8, es = w8 ? 8 : 4; /* elements a vector, bytes each */
   size_t i = lo;
-  for (; i + GP_ARG_BLOCK <= hi; i += GP_ARG_BLOCK) {
+  for (size_t len; (len = arg_block_len(hi - i, 4 * per)) != 0; i += len) {
     const __m256i *q = (const __m256i *)(const void *)(p + es * i);
     __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
             m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
     __m256 nan = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
                      : _mm256_setzero_ps();
-    for (unsigned j = 4; j < GP_ARG_BLOCK / per; j += 4) {
+    for (size_t j = 4; j < len / per; j += 4) {
       const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
                     x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
       m0 = gp_vx_ext(m0, x0, kind, mx);
@@ -253,8 +260,8 @@ arg_blocks_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, con
       if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
     }
     if (isf && _mm256_movemask_ps(nan)) { /* a NaN: the keyed loop finds the first */
-      if (w8) arg64_avx2_body(p, i, i + GP_ARG_BLOCK, a, b, 1, k64, bi);
-      else arg32_avx2_body(p, i, i + GP_ARG_BLOCK, (uint32_t)a, (uint32_t)b, 1, k32, bi);
+      if (w8) arg64_avx2_body(p, i, i + len, a, b, 1, k64, bi);
+      else arg32_avx2_body(p, i, i + len, (uint32_t)a, (uint32_t)b, 1, k32, bi);
       continue;
     }
     __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
@@ -317,11 +324,11 @@ GP_CPU_AVX512 __attribute__((always_inline)) static inline void
 arg_blocks512_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, const int kind,
                    const int mx, uint64_t *k64, uint64_t *bi) {
   size_t i = lo;
-  for (; i + GP_ARG_BLOCK <= hi; i += GP_ARG_BLOCK) {
+  for (size_t len; (len = arg_block_len(hi - i, 32)) != 0; i += len) {
     const char *q = p + 8 * i;
     __m512i m0 = _mm512_loadu_si512(q), m1 = _mm512_loadu_si512(q + 64),
             m2 = _mm512_loadu_si512(q + 128), m3 = _mm512_loadu_si512(q + 192);
-    for (unsigned j = 4; j < GP_ARG_BLOCK / 8; j += 4) {
+    for (size_t j = 4; j < len / 8; j += 4) {
       const char *r = q + 64 * (size_t)j;
       m0 = gp_vx512_ext(m0, _mm512_loadu_si512(r), kind, mx);
       m1 = gp_vx512_ext(m1, _mm512_loadu_si512(r + 64), kind, mx);
@@ -357,14 +364,27 @@ GP_CPU_AVX512 static void arg_blocks_avx512(const char *p, size_t lo, size_t hi,
 }
 #endif
 
-/* elements [lo, hi) into the thread's best (*k32 or *k64 by width, *i1); avx2: 2 where
- * AVX-512 may be used too (64-bit integers) */
-static void arg_range(const char *p, size_t lo, size_t hi, int w8, int avx2, const arg_key *ak,
-                      uint32_t *k32, uint64_t *k64, uint64_t *i1) {
-  (void)avx2;
+/* Whether this thread may take the value blocks: AVX2, and for floats no DAZ in force
+ * (float compares read subnormals as zero under the caller's DAZ: keys then). Read
+ * once per call and thread (MXCSR is per thread; STMXCSR a row was a tenth of a row of
+ * 64 floats). */
+static int arg_values_ok(int avx2, const arg_key *ak) {
+  (void)ak;
 #ifdef GP_CPU_X86
-  /* float compares read subnormals as zero under the caller's DAZ: keys then */
-  if (avx2 && !(ak->isf && (_mm_getcsr() & GP_CPU_MXCSR_FLUSH))) {
+  return avx2 && !(ak->isf && (_mm_getcsr() & GP_CPU_MXCSR_FLUSH));
+#else
+  return avx2 && 0;
+#endif
+}
+
+/* elements [lo, hi) into the thread's best (*k32 or *k64 by width, *i1); avx2: 2 where
+ * AVX-512 may be used too (64-bit integers); values: arg_values_ok's answer */
+static void arg_range(const char *p, size_t lo, size_t hi, int w8, int avx2, int values,
+                      const arg_key *ak, uint32_t *k32, uint64_t *k64, uint64_t *i1) {
+  (void)avx2;
+  (void)values;
+#ifdef GP_CPU_X86
+  if (values) {
     if (avx2 == 2 && (ak->kind == GP_VX_I64 || ak->kind == GP_VX_U64))
       arg_blocks_avx512(p, lo, hi, ak->a, ak->b, ak->kind, ak->mx, k64, i1);
     else arg_blocks_avx2(p, lo, hi, ak->a, ak->b, ak->kind, ak->mx, k32, k64, i1);
@@ -380,43 +400,9 @@ static void arg_range(const char *p, size_t lo, size_t hi, int w8, int avx2, con
   else arg32_scalar(p, lo, hi, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
 }
 
-void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *value_out,
-                      uint64_t *index_out) {
-  const arg_key ak = key_of(op, type);
+/* the value at index bi of in, into value_out (floats: a NaN as the canonical one) */
+static void arg_value(gp_dtype type, const void *in, uint64_t bi, void *value_out) {
   const size_t es = gp_dtype_size(type);
-  const int w8 = es == 8;
-  const int avx2 = gp_cpu_avx512() ? 2 : gp_cpu_avx2();
-  const size_t nchunks = (n + GP_ARG_CHUNK - 1) / GP_ARG_CHUNK;
-  uint64_t bk = UINT64_MAX, bi = GP_ARG_NONE;
-  if (nchunks <= 1) { /* no OpenMP region and lock for one chunk */
-    uint32_t k32 = UINT32_MAX;
-    uint64_t k64 = UINT64_MAX;
-    arg_range((const char *)in, 0, n, w8, avx2, &ak, &k32, &k64, &bi);
-  } else {
-    const ptrdiff_t nc = (ptrdiff_t)nchunks;
-#ifdef _OPENMP
-#pragma omp parallel
-#endif
-    {
-      /* static schedule: this thread's chunks come in increasing order */
-      uint32_t k32 = UINT32_MAX;
-      uint64_t k64 = UINT64_MAX, i1 = GP_ARG_NONE;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (ptrdiff_t ci = 0; ci < nc; ci++) {
-        const size_t lo = (size_t)ci * GP_ARG_CHUNK;
-        const size_t hi = n - lo < GP_ARG_CHUNK ? n : lo + GP_ARG_CHUNK;
-        arg_range((const char *)in, lo, hi, w8, avx2, &ak, &k32, &k64, &i1);
-      }
-      /* (UINT64_MAX, NONE) loses to every real pair, a 64-bit all-ones key included */
-      const uint64_t k1 = i1 == GP_ARG_NONE ? UINT64_MAX : w8 ? k64 : (uint64_t)k32;
-#ifdef _OPENMP
-#pragma omp critical(gp_arg_fold)
-#endif
-      if (gp_arg_better(k1, i1, bk, bi)) { bk = k1; bi = i1; }
-    }
-  }
   memcpy(value_out, (const char *)in + bi * es, es);
   if (type == GP_F32) {
     float f;
@@ -429,31 +415,94 @@ void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *v
     d = gp_rt_canon_f64(d);
     memcpy(value_out, &d, 8);
   }
+}
+
+void gp_cpu_argreduce(gp_op op, gp_dtype type, const void *in, size_t n, void *value_out,
+                      uint64_t *index_out) {
+  const arg_key ak = key_of(op, type);
+  const int w8 = gp_dtype_size(type) == 8;
+  const int avx2 = gp_cpu_avx512() ? 2 : gp_cpu_avx2();
+  const size_t nchunks = (n + GP_ARG_CHUNK - 1) / GP_ARG_CHUNK;
+  uint64_t bk = UINT64_MAX, bi = GP_ARG_NONE;
+  if (nchunks <= 1) { /* no OpenMP region and lock for one chunk */
+    uint32_t k32 = UINT32_MAX;
+    uint64_t k64 = UINT64_MAX;
+    arg_range((const char *)in, 0, n, w8, avx2, arg_values_ok(avx2, &ak), &ak, &k32, &k64, &bi);
+  } else {
+    const ptrdiff_t nc = (ptrdiff_t)nchunks;
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    {
+      /* static schedule: this thread's chunks come in increasing order */
+      const int values = arg_values_ok(avx2, &ak);
+      uint32_t k32 = UINT32_MAX;
+      uint64_t k64 = UINT64_MAX, i1 = GP_ARG_NONE;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (ptrdiff_t ci = 0; ci < nc; ci++) {
+        const size_t lo = (size_t)ci * GP_ARG_CHUNK;
+        const size_t hi = n - lo < GP_ARG_CHUNK ? n : lo + GP_ARG_CHUNK;
+        arg_range((const char *)in, lo, hi, w8, avx2, values, &ak, &k32, &k64, &i1);
+      }
+      /* (UINT64_MAX, NONE) loses to every real pair, a 64-bit all-ones key included */
+      const uint64_t k1 = i1 == GP_ARG_NONE ? UINT64_MAX : w8 ? k64 : (uint64_t)k32;
+#ifdef _OPENMP
+#pragma omp critical(gp_arg_fold)
+#endif
+      if (gp_arg_better(k1, i1, bk, bi)) { bk = k1; bi = i1; }
+    }
+  }
+  arg_value(type, in, bi, value_out);
   *index_out = bi;
 }
 
 /* a thread takes segments of about this many elements at a time (as the reductions') */
 #define GP_ARG_SEG_GRAB 16384
 
-/* segment s: offsets[s] .. offsets[s+1], or rows of row_len when offsets is NULL */
+/* segment s: offsets[s] .. offsets[s+1], or rows of row_len when offsets is NULL; each
+ * as one range in one thread (the answer, the first index of the best, is the same
+ * however a segment is cut), a lone segment by gp_cpu_argreduce's threads. Per call and
+ * thread, not per segment: the key, the ISA and MXCSR (rows of 64 floats: 40 -> 30 ns
+ * a row). */
 static void arg_segments(gp_op op, gp_dtype type, const void *in, const uint64_t *offsets,
                          size_t row_len, size_t nseg, void *value_out, uint64_t *index_out) {
   const size_t es = gp_dtype_size(type);
+  if (nseg == 1) {
+    unsigned char v[8];
+    uint64_t i;
+    const size_t b = offsets ? (size_t)offsets[0] : 0;
+    gp_cpu_argreduce(op, type, (const char *)in + b * es,
+                     offsets ? (size_t)(offsets[1] - offsets[0]) : row_len, v, &i);
+    if (value_out) memcpy(value_out, v, es);
+    if (index_out) index_out[0] = i;
+    return;
+  }
+  const arg_key ak = key_of(op, type);
+  const int w8 = es == 8, avx2 = gp_cpu_avx512() ? 2 : gp_cpu_avx2();
   const ptrdiff_t ns = (ptrdiff_t)nseg;
   const size_t avg = offsets ? (size_t)(offsets[nseg] - offsets[0]) / nseg : row_len;
   const int grab = avg * 16 >= GP_ARG_SEG_GRAB ? 16 : (int)(GP_ARG_SEG_GRAB / (avg ? avg : 1));
   (void)grab; /* without OpenMP */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, grab) if (nseg > 1)
+#pragma omp parallel
 #endif
-  for (ptrdiff_t r = 0; r < ns; r++) {
-    const size_t b = offsets ? (size_t)offsets[r] : (size_t)r * row_len;
-    const size_t len = offsets ? (size_t)(offsets[r + 1] - offsets[r]) : row_len;
-    unsigned char v[8];
-    uint64_t i;
-    gp_cpu_argreduce(op, type, (const char *)in + b * es, len, v, &i);
-    if (value_out) memcpy((char *)value_out + (size_t)r * es, v, es);
-    if (index_out) index_out[r] = i;
+  {
+    const int values = arg_values_ok(avx2, &ak);
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, grab)
+#endif
+    for (ptrdiff_t r = 0; r < ns; r++) {
+      const size_t b = offsets ? (size_t)offsets[r] : (size_t)r * row_len;
+      const size_t len = offsets ? (size_t)(offsets[r + 1] - offsets[r]) : row_len;
+      const char *p = (const char *)in + b * es;
+      uint32_t k32 = UINT32_MAX;
+      uint64_t k64 = UINT64_MAX, i = GP_ARG_NONE;
+      arg_range(p, 0, len, w8, avx2, values, &ak, &k32, &k64, &i);
+      if (value_out) arg_value(type, p, i, (char *)value_out + (size_t)r * es);
+      if (index_out) index_out[r] = i;
+    }
   }
 }
 
