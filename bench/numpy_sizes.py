@@ -138,6 +138,8 @@ def rows_cases(rng, rows, cols, dtype):
     check_equal(gpuprims.sum(flat, offsets=offs), got, "offsets sum %dx%d" % (rows, cols))
     check_equal(gpuprims.max(a, axis=-1), np.max(a, axis=1), "rows max %dx%d" % (rows, cols))
     check_equal(gpuprims.sort(a), np.sort(a, axis=1), "rows sort %dx%d" % (rows, cols))
+    check_equal(gpuprims.argmax(a, axis=-1), np.argmax(a, axis=1), "rows argmax %dx%d"
+                % (rows, cols))
     cases = [
         ("rows sum len %d" % cols, lambda: gpuprims.sum(a, axis=-1),
          lambda: np.sum(a, axis=1)),
@@ -146,6 +148,8 @@ def rows_cases(rng, rows, cols, dtype):
         ("rows max len %d" % cols, lambda: gpuprims.max(a, axis=-1),
          lambda: np.max(a, axis=1)),
         ("rows sort len %d" % cols, lambda: gpuprims.sort(a), lambda: np.sort(a, axis=1)),
+        ("rows argmax len %d" % cols, lambda: gpuprims.argmax(a, axis=-1),
+         lambda: np.argmax(a, axis=1)),
     ]
     if cols >= 16:
         k = 8

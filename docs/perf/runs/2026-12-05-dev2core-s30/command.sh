@@ -21,3 +21,9 @@ done
 #   ./probe_argsort N DTYPE [PATTERN]  argsort of 8-byte keys
 #   ./probe_topk_rows ROWS COLS K DTYPE
 #   docs/perf/runs/2026-12-04-dev2core-s29/probe_segments.c ROWS COLS 0   row sorts
+# argmax along rows (the rows cases of this bench gained it at 760b0f8), two runs:
+for r in 1 2; do
+  GPUPRIMS_LIBRARY=/tmp/cur/libgpuprims.so PYTHONPATH=python python3 bench/numpy_sizes.py \
+    --log2n 4 --lens 16,64,256,1024,4096 --rows-dtypes f32,f64 \
+    --json $R/rows_argmax_760b0f8_r$r.json > $R/rows_argmax_760b0f8_r$r.txt
+done
