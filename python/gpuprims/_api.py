@@ -164,11 +164,11 @@ def sum(a, algo: str = "auto", keep_on_device: bool = False,
     offsets (a 1-d array of nseg + 1 int64 or uint64 offsets, host memory or a's
     device): one per segment offsets[i]:offsets[i+1], as in sort(). Either returns a
     new array of shape a.shape[:-1] or (nseg,), of a's type on a's device and the dtype
-    above, asynchronous on the
-    caller's stream for GPU arrays; each element has the bits the whole-array call on
-    its row or segment gives. An empty row or segment gives 0 for sum and the identity
-    for min and max (+inf / -inf, the dtype's max / min) where NumPy raises. algo must
-    be "auto" there, and keep_on_device changes nothing (the result is on a's device).
+    above, asynchronous on the caller's stream for GPU arrays; each element has the bits
+    the whole-array call on its row or segment gives. An empty row or segment gives 0
+    for sum and the identity for min and max (+inf / -inf, the dtype's max / min) where
+    NumPy raises. algo must be "auto" there, and keep_on_device changes nothing (the
+    result is on a's device).
     Host offsets are checked (not decreasing, within a); device offsets with device
     data are read by the GPU alone, unchecked. A 1-d array with axis=0 or -1 is the
     whole-array call, as in NumPy; any other axis, or both axis and offsets, raises
