@@ -246,28 +246,13 @@ arg_blocks_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, con
   size_t i = lo;
   for (size_t len; (len = arg_block_len(hi - i, 4 * per)) != 0; i += len) {
     const __m256i *q = (const __m256i *)(const void *)(p + es * i);
-    __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
-            m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
-    __m256 nan = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
-                     : _mm256_setzero_ps();
-    for (size_t j = 4; j < len / per; j += 4) {
-      const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
-                    x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
-      m0 = gp_vx_ext(m0, x0, kind, mx);
-      m1 = gp_vx_ext(m1, x1, kind, mx);
-      m2 = gp_vx_ext(m2, x2, kind, mx);
-      m3 = gp_vx_ext(m3, x3, kind, mx);
-      if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
-    }
-    if (isf && _mm256_movemask_ps(nan)) { /* a NaN: the keyed loop finds the first */
+    int nan;
+    const __m256i m = gp_vx_run(q, len / per, kind, mx, &nan);
+    if (nan) { /* a NaN: the keyed loop finds the first */
       if (w8) arg64_avx2_body(p, i, i + len, a, b, 1, k64, bi);
       else arg32_avx2_body(p, i, i + len, (uint32_t)a, (uint32_t)b, 1, k32, bi);
       continue;
     }
-    __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
-    m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
-    m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
-    if (!w8) m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
     const uint64_t k = w8 ? key64((uint64_t)_mm256_extract_epi64(m, 0), a, b, isf)
                           : key32((uint32_t)_mm256_cvtsi256_si32(m), (uint32_t)a, (uint32_t)b, isf);
     if (!(k < (w8 ? *k64 : *k32) || *bi == GP_ARG_NONE)) continue;
@@ -326,17 +311,7 @@ arg_blocks512_body(const char *p, size_t lo, size_t hi, uint64_t a, uint64_t b, 
   size_t i = lo;
   for (size_t len; (len = arg_block_len(hi - i, 32)) != 0; i += len) {
     const char *q = p + 8 * i;
-    __m512i m0 = _mm512_loadu_si512(q), m1 = _mm512_loadu_si512(q + 64),
-            m2 = _mm512_loadu_si512(q + 128), m3 = _mm512_loadu_si512(q + 192);
-    for (size_t j = 4; j < len / 8; j += 4) {
-      const char *r = q + 64 * (size_t)j;
-      m0 = gp_vx512_ext(m0, _mm512_loadu_si512(r), kind, mx);
-      m1 = gp_vx512_ext(m1, _mm512_loadu_si512(r + 64), kind, mx);
-      m2 = gp_vx512_ext(m2, _mm512_loadu_si512(r + 128), kind, mx);
-      m3 = gp_vx512_ext(m3, _mm512_loadu_si512(r + 192), kind, mx);
-    }
-    const __m512i m = gp_vx512_ext(gp_vx512_ext(m0, m1, kind, mx),
-                                   gp_vx512_ext(m2, m3, kind, mx), kind, mx);
+    const __m512i m = gp_vx512_run(q, len / 8, kind, mx);
     const uint64_t v = gp_vx512_fold(m, kind, mx), k = key64(v, a, b, 0);
     if (!(k < *k64 || *bi == GP_ARG_NONE)) continue;
     const __m512i vv = _mm512_set1_epi64((long long)v);

@@ -177,35 +177,12 @@ __attribute__((always_inline)) static inline int value_finish(const char *p, siz
 
 GP_CPU_AVX2 __attribute__((always_inline)) static inline int
 value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
-  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64, w8 = kind >= GP_VX_F64;
-  const size_t per = w8 ? 4 : 8; /* elements a vector */
-  if (n < 4 * per) return 0;
-  const __m256i *q = (const __m256i *)(const void *)p;
-  __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
-          m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
-  __m256 nan = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
-                   : _mm256_setzero_ps();
-  const size_t nv = n / per;
-  size_t j = 4;
-  for (; j + 4 <= nv; j += 4) {
-    const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
-                  x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
-    m0 = gp_vx_ext(m0, x0, kind, mx);
-    m1 = gp_vx_ext(m1, x1, kind, mx);
-    m2 = gp_vx_ext(m2, x2, kind, mx);
-    m3 = gp_vx_ext(m3, x3, kind, mx);
-    if (isf) nan = _mm256_or_ps(nan, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
-  }
-  for (; j < nv; j++) {
-    const __m256i x = _mm256_loadu_si256(q + j);
-    m0 = gp_vx_ext(m0, x, kind, mx);
-    if (isf) nan = _mm256_or_ps(nan, gp_vx_nan(x, x, kind));
-  }
-  if (isf && _mm256_movemask_ps(nan)) return 0;
-  __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
-  m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
-  m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
-  if (!w8) m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
+  const int w8 = kind >= GP_VX_F64;
+  const size_t per = w8 ? 4 : 8, nv = n / per; /* elements a vector, whole vectors */
+  if (nv < 4) return 0;
+  int nan;
+  const __m256i m = gp_vx_run((const __m256i *)(const void *)p, nv, kind, mx, &nan);
+  if (nan) return 0;
   const uint64_t r = w8 ? (uint64_t)_mm256_extract_epi64(m, 0) : (uint32_t)_mm256_cvtsi256_si32(m);
   return value_finish(p, nv * per, n, kind, mx, r, v);
 }
@@ -213,21 +190,9 @@ value_avx2_body(const char *p, size_t n, const int kind, const int mx, uint64_t 
 /* AVX-512, 64-bit integers (GP_VX_I64, GP_VX_U64): the same with 64-byte vectors */
 GP_CPU_AVX512 __attribute__((always_inline)) static inline int
 value_avx512_body(const char *p, size_t n, const int kind, const int mx, uint64_t *v) {
-  if (n < 32) return 0;
-  __m512i m0 = _mm512_loadu_si512(p), m1 = _mm512_loadu_si512(p + 64),
-          m2 = _mm512_loadu_si512(p + 128), m3 = _mm512_loadu_si512(p + 192);
   const size_t nv = n / 8;
-  size_t j = 4;
-  for (; j + 4 <= nv; j += 4) {
-    const char *q = p + 64 * j;
-    m0 = gp_vx512_ext(m0, _mm512_loadu_si512(q), kind, mx);
-    m1 = gp_vx512_ext(m1, _mm512_loadu_si512(q + 64), kind, mx);
-    m2 = gp_vx512_ext(m2, _mm512_loadu_si512(q + 128), kind, mx);
-    m3 = gp_vx512_ext(m3, _mm512_loadu_si512(q + 192), kind, mx);
-  }
-  for (; j < nv; j++) m0 = gp_vx512_ext(m0, _mm512_loadu_si512(p + 64 * j), kind, mx);
-  const __m512i m = gp_vx512_ext(gp_vx512_ext(m0, m1, kind, mx), gp_vx512_ext(m2, m3, kind, mx),
-                                 kind, mx);
+  if (nv < 4) return 0;
+  const __m512i m = gp_vx512_run(p, nv, kind, mx);
   return value_finish(p, nv * 8, n, kind, mx, gp_vx512_fold(m, kind, mx), v);
 }
 

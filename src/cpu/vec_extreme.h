@@ -36,6 +36,39 @@ GP_CPU_AVX2 static inline __m256 gp_vx_nan(__m256i x, __m256i y, const int kind)
       _mm256_cmp_pd(_mm256_castsi256_pd(x), _mm256_castsi256_pd(y), _CMP_UNORD_Q));
 }
 
+/* The extreme of nv >= 4 vectors at q, in every lane (four accumulators, then a
+ * butterfly across the lanes); for floats *nan says whether any element was a NaN (the
+ * vector is then meaningless). The value blocks of min/max and arg-min/max. */
+GP_CPU_AVX2 __attribute__((always_inline)) static inline __m256i
+gp_vx_run(const __m256i *q, size_t nv, const int kind, const int mx, int *nan) {
+  const int isf = kind == GP_VX_F32 || kind == GP_VX_F64;
+  __m256i m0 = _mm256_loadu_si256(q), m1 = _mm256_loadu_si256(q + 1),
+          m2 = _mm256_loadu_si256(q + 2), m3 = _mm256_loadu_si256(q + 3);
+  __m256 nn = isf ? _mm256_or_ps(gp_vx_nan(m0, m1, kind), gp_vx_nan(m2, m3, kind))
+                  : _mm256_setzero_ps();
+  size_t j = 4;
+  for (; j + 4 <= nv; j += 4) {
+    const __m256i x0 = _mm256_loadu_si256(q + j), x1 = _mm256_loadu_si256(q + j + 1),
+                  x2 = _mm256_loadu_si256(q + j + 2), x3 = _mm256_loadu_si256(q + j + 3);
+    m0 = gp_vx_ext(m0, x0, kind, mx);
+    m1 = gp_vx_ext(m1, x1, kind, mx);
+    m2 = gp_vx_ext(m2, x2, kind, mx);
+    m3 = gp_vx_ext(m3, x3, kind, mx);
+    if (isf) nn = _mm256_or_ps(nn, _mm256_or_ps(gp_vx_nan(x0, x1, kind), gp_vx_nan(x2, x3, kind)));
+  }
+  for (; j < nv; j++) {
+    const __m256i x = _mm256_loadu_si256(q + j);
+    m0 = gp_vx_ext(m0, x, kind, mx);
+    if (isf) nn = _mm256_or_ps(nn, gp_vx_nan(x, x, kind));
+  }
+  *nan = isf && _mm256_movemask_ps(nn);
+  __m256i m = gp_vx_ext(gp_vx_ext(m0, m1, kind, mx), gp_vx_ext(m2, m3, kind, mx), kind, mx);
+  m = gp_vx_ext(m, _mm256_permute2x128_si256(m, m, 1), kind, mx);
+  m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0x4e), kind, mx);
+  if (kind < GP_VX_F64) m = gp_vx_ext(m, _mm256_shuffle_epi32(m, 0xb1), kind, mx);
+  return m;
+}
+
 /* AVX-512, for the 64-bit integer kinds only (AVX2 has no 64-bit integer max; for the
  * other kinds the 64-byte vectors were no faster on Zen 4, and the NaN test through
  * mask registers made floats slower: argmax of 2^20 floats from Python 29.6 -> 44.3 us) */
@@ -43,6 +76,23 @@ GP_CPU_AVX512 static inline __m512i gp_vx512_ext(__m512i x, __m512i y, const int
                                                  const int mx) {
   if (kind == GP_VX_I64) return mx ? _mm512_max_epi64(x, y) : _mm512_min_epi64(x, y);
   return mx ? _mm512_max_epu64(x, y) : _mm512_min_epu64(x, y);
+}
+
+/* the lane-wise extreme of nv >= 4 vectors at q (four accumulators) */
+GP_CPU_AVX512 __attribute__((always_inline)) static inline __m512i
+gp_vx512_run(const char *q, size_t nv, const int kind, const int mx) {
+  __m512i m0 = _mm512_loadu_si512(q), m1 = _mm512_loadu_si512(q + 64),
+          m2 = _mm512_loadu_si512(q + 128), m3 = _mm512_loadu_si512(q + 192);
+  size_t j = 4;
+  for (; j + 4 <= nv; j += 4) {
+    const char *r = q + 64 * j;
+    m0 = gp_vx512_ext(m0, _mm512_loadu_si512(r), kind, mx);
+    m1 = gp_vx512_ext(m1, _mm512_loadu_si512(r + 64), kind, mx);
+    m2 = gp_vx512_ext(m2, _mm512_loadu_si512(r + 128), kind, mx);
+    m3 = gp_vx512_ext(m3, _mm512_loadu_si512(r + 192), kind, mx);
+  }
+  for (; j < nv; j++) m0 = gp_vx512_ext(m0, _mm512_loadu_si512(q + 64 * j), kind, mx);
+  return gp_vx512_ext(gp_vx512_ext(m0, m1, kind, mx), gp_vx512_ext(m2, m3, kind, mx), kind, mx);
 }
 
 /* the extreme of m's eight lanes (by halves: 256, 128, then 64 bits) */
