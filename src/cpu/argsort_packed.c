@@ -62,11 +62,6 @@ gp_status gp_cpu_argsort_packed64(gp_context *ctx, gp_dtype kt, const void *keys
   const int desc = order == GP_DESCENDING;
   const int b = gp_cpu_ceil_log2(n);
   const uint64_t mask = ((uint64_t)1 << b) - 1;
-  /* the bits that vary among the keys: those above the highest are shifted out */
-  const uint64_t e0 = gp_key64_enc(k[0], c, desc);
-  uint64_t diff = 0;
-  for (size_t i = 1; i < n; i++) diff |= gp_key64_enc(k[i], c, desc) ^ e0;
-  const int s = diff ? __builtin_clzll(diff) : 0;
   uint64_t local[GP_VSORT64_MAX];
   const size_t vmax = gp_cpu_vsort64_max();
   uint64_t *w = ib == 8 ? (uint64_t *)indices
@@ -74,7 +69,15 @@ gp_status gp_cpu_argsort_packed64(gp_context *ctx, gp_dtype kt, const void *keys
   if (!w)
     return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
                    "cannot allocate %zu bytes of host scratch for the argsort", n * sizeof *w);
-  for (size_t i = 0; i < n; i++) w[i] = ((gp_key64_enc(k[i], c, desc) << s) & ~mask) | i;
+  /* the encoded keys, and the bits that vary among them: those above the highest are
+     shifted out */
+  uint64_t diff = 0;
+  for (size_t i = 0; i < n; i++) {
+    w[i] = gp_key64_enc(k[i], c, desc);
+    diff |= w[i] ^ w[0];
+  }
+  const int s = diff ? __builtin_clzll(diff) : 0;
+  for (size_t i = 0; i < n; i++) w[i] = ((w[i] << s) & ~mask) | i;
   gp_status st = GP_OK;
   if (n <= vmax) gp_cpu_vsort64(w, n, GP_KEY_UNSIGNED, 0);
   else st = gp_cpu_radix_sort(ctx, GP_U64, w, 0, NULL, 1, n, GP_ASCENDING);
