@@ -25,7 +25,7 @@ static void usage(FILE *f) {
           "  --algo     auto (default), interleaved, sequential, two-phase, warp-atomic\n"
           "  --rows     N: the elements are N rows of equal length (row-major); prints one\n"
           "             result per row, each as the whole-array reduce of that row would give\n"
-          "             (argmin/argmax: the index in the row; on the CPU backend only)\n"
+          "             (argmin/argmax: the index in the row and its value)\n"
           "  --backend  auto (default), cuda or cpu. auto is the CPU: FILE is read into host\n"
           "             memory, and one pass over host memory is bound by the host's memory\n"
           "             on either backend (the GPU must first be sent every byte, which the\n"

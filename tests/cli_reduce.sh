@@ -147,6 +147,12 @@ for f in i32.npy u64.npy f64.npy f32.npy raw.bin; do
     # shellcheck disable=SC2086
     [ $gpu = 1 ] && expect_out "$want" reduce "$T/$f" --op $op --backend cuda $dt
   done
+  for op in argmin argmax; do # one row: the per-row kernel (its index and value)
+    # shellcheck disable=SC2086
+    want=$("$G" reduce "$T/$f" --backend cpu --op $op --rows 1 $dt 2>"$T/err") || bad "reduce $f --op $op --rows 1: $(cat "$T/err")"
+    # shellcheck disable=SC2086
+    [ $gpu = 1 ] && expect_out "$want" reduce "$T/$f" --op $op --rows 1 --backend cuda $dt
+  done
   # shellcheck disable=SC2086
   want=$("$G" topk "$T/$f" -k 3 --backend cpu $dt 2>"$T/err") || bad "topk $f: $(cat "$T/err")"
   # shellcheck disable=SC2086
@@ -155,6 +161,7 @@ for f in i32.npy u64.npy f64.npy f32.npy raw.bin; do
   [ $gpu = 1 ] && expect_out "$want" topk "$T/$f" -k 3 --backend cuda $dt
 done
 expect_out "$(printf '3\n-1')" reduce "$T/small.txt" --rows 2
+[ $gpu = 1 ] && expect_out "$(printf '1 2\n0 3')" reduce "$T/small.txt" --backend cuda --rows 2 --op argmax
 # correctly rounded sums: the exact sum rounded once
 printf '1e308\n1\n-1e308\n' > "$T/cancel.txt"
 expect_out "1" reduce "$T/cancel.txt" --backend cpu

@@ -11,7 +11,7 @@ from typing import Optional, Tuple, Union
 
 from . import _lib as L
 from ._arrays import _bad_dtype, _by_type, _void_at, adapter_of
-from .context import Context, context_for, default_context, host_cpu_context
+from .context import Context, context_for, default_context
 from .errors import InvalidArgumentError
 
 # gp_reduce_out_type: integer SUM widens (I32 -> I64, U32 -> U64)
@@ -241,8 +241,8 @@ def _argreduce(op, a, ctx) -> int:
 def _argreduce_along(op, a, ctx, axis, offsets):
     """argmin/argmax along the last axis (an int64 array of shape a.shape[:-1]) or by
     offsets (shape (nseg,)), on a's device: gp_argreduce_rows and
-    gp_argreduce_segments_offsets, the CPU backend's in this version, so host arrays are
-    answered there whatever the context (GPU arrays raise UnsupportedError)."""
+    gp_argreduce_segments_offsets. The library reads the offsets on the host: device
+    offsets are copied there first (on their framework's stream)."""
     ad = adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = tuple(ad.shape(a))
@@ -253,14 +253,18 @@ def _argreduce_along(op, a, ctx, axis, offsets):
             raise ValueError("pass axis or offsets, not both")
         if nd != 1:
             raise ValueError("offsets take a 1-d array (got shape %s)" % (shape,))
+        oad = adapter_of(offsets)
+        odev = oad.describe(offsets, False)[3]
+        if odev is not None:
+            if odev != dev:
+                raise ValueError("offsets are on cuda:%d but the array is not" % odev)
+            offsets = oad.to_numpy(offsets)
     elif nd == 0 or axis not in (-1, nd - 1):
         raise ValueError("axis=%r with shape %s: %s takes axis=None (the flattened "
                          "array) or the last axis (axis=-1)" % (axis, shape, name))
     elif nd == 1:
         return _argreduce(op, a, ctx)
     c = context_for(ctx, dev)
-    if dev is None and c.device is not None:  # host arrays: the CPU backend's answer
-        c = host_cpu_context()
     if offsets is None:
         rows = _prod(shape[:-1])
         idx = ad.empty(a, shape[:-1], L.I64)
@@ -292,10 +296,10 @@ def argmax(a, axis: Optional[int] = None, *, offsets=None, ctx: Optional[Context
     axis=-1 (an array of 2 or more dimensions): the index in each row along the last
     axis, an int64 array of shape a.shape[:-1], like numpy.argmax(a, axis=-1); offsets
     (a 1-d a, nseg + 1 int64 or uint64 host offsets, as in sum()): the index within each
-    segment offsets[i]:offsets[i+1], shape (nseg,). Rows or segments of 0 elements raise
-    InvalidArgumentError. Host arrays only in this version, answered on the CPU backend
-    whatever the context (GPU arrays raise UnsupportedError). Other axes raise
-    ValueError.
+    segment offsets[i]:offsets[i+1], shape (nseg,); both on a's device (JAX needs
+    jax_enable_x64 for the int64 result). Rows or segments of 0 elements raise
+    InvalidArgumentError. Device offsets of a GPU array are copied to the host first
+    (the library reads them there). Other axes raise ValueError.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 7.0]))

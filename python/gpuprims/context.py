@@ -228,17 +228,6 @@ def default_context(device: Optional[int] = None) -> Context:
     return c
 
 
-def host_cpu_context() -> Context:
-    """This thread's CPU-backend context, made on first use: for the calls that answer
-    host arrays on the CPU backend whatever the default is (argmin/argmax along an
-    axis, which has no GPU kernel yet)."""
-    ctxs = _state().ctxs
-    c = ctxs.get("cpu")
-    if c is None:
-        c = ctxs["cpu"] = Context("cpu")
-    return c
-
-
 def context_for(ctx: Optional[Context], device) -> Context:
     """ctx if given, else the innermost ``with Context(...)``, else the default."""
     if ctx is not None:

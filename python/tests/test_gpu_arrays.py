@@ -203,10 +203,18 @@ def test_torch_rows_offsets_argminmax(dtype):
     wv, wi = gpuprims.topk(h[:36].reshape(4, 9, 1001), 5, ctx=cpu_ctx())
     assert v.shape == (4, 9, 5) and v.device == t.device
     assert np.array_equal(bits(v.cpu().numpy()), bits(wv)) and np.array_equal(i.cpu().numpy(), wi)
-    with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):  # no kernel yet
-        gpuprims.argmax(t, axis=-1)
-    with pytest.raises(gpuprims.UnsupportedError, match="CPU backend"):
-        gpuprims.argmin(t.view(-1), offsets=np.array([0, 5, h.size], np.int64))
+    for f, nf in ((gpuprims.argmax, np.argmax), (gpuprims.argmin, np.argmin)):
+        i = f(t, axis=-1)  # each row's first extreme, NumPy's rules, on the GPU
+        assert isinstance(i, torch.Tensor) and i.device == t.device and i.dtype == torch.int64
+        assert np.array_equal(i.cpu().numpy(), nf(h, axis=-1)), (nf.__name__, dtype)
+        i3 = f(t[:36].view(4, 9, 1001), axis=-1)
+        assert i3.shape == (4, 9)
+        assert np.array_equal(i3.cpu().numpy(), nf(h[:36].reshape(4, 9, 1001), axis=-1))
+        seg = [0, 5, 5000, h.size - 1, h.size]
+        want = [nf(h.ravel()[a:b]) for a, b in zip(seg, seg[1:])]
+        for o in (np.array(seg, np.int64), torch.tensor(seg, device="cuda")):
+            got = f(t.view(-1), offsets=o)  # host offsets, or device ones (copied over)
+            assert got.device == t.device and got.cpu().tolist() == want, (nf.__name__, dtype)
     assert gpuprims.argmax(t) == int(np.argmax(h))  # floats: the first NaN
     assert gpuprims.argmin(t.view(-1)) == int(np.argmin(h))
     with pytest.raises(gpuprims.InvalidArgumentError, match="outside the array"):
@@ -231,10 +239,13 @@ def test_torch_side_stream_rows_offsets_argmin():
         x.copy_(src.flip(0))
         rows = gpuprims.max(x.view(4, -1), axis=-1)
         segs = gpuprims.min(x, offsets=off)
+        ri = gpuprims.argmax(x.view(4, -1), axis=-1)
+        si = gpuprims.argmin(x, offsets=off)  # device offsets: copied on the stream
         i = gpuprims.argmin(x)  # a host result waits for its stream
     assert i == n - 1
     s.synchronize()
     q = n // 4
+    assert ri.tolist() == [0, 0, 0, 0] and si.tolist() == [n // 2 - 1, n // 2 - 1]
     assert rows.tolist() == [n - 1, n - 1 - q, n - 1 - 2 * q, n - 1 - 3 * q]
     assert segs.tolist() == [n // 2, 0]
 
@@ -305,6 +316,14 @@ def test_cupy_rows_offsets_argminmax(dtype):
             assert np.array_equal(bits(cp.asnumpy(got)), bits(want)), (op, dtype)
     assert gpuprims.argmax(c) == int(np.argmax(h))
     assert gpuprims.argmin(c) == int(np.argmin(h))
+    for f, nf in ((gpuprims.argmax, np.argmax), (gpuprims.argmin, np.argmin)):
+        i = f(c, axis=-1)
+        assert isinstance(i, cp.ndarray) and i.device.id == c.device.id
+        assert np.array_equal(cp.asnumpy(i), nf(h, axis=-1)), (nf.__name__, dtype)
+        seg = [3, 700, 20000, h.size]
+        want = [nf(h.ravel()[a:b]) for a, b in zip(seg, seg[1:])]
+        got = f(c.ravel(), offsets=cp.asarray(np.array(seg, np.uint64)))
+        assert cp.asnumpy(got).tolist() == want, (nf.__name__, dtype)
 
 
 @needs_gpu
@@ -315,10 +334,12 @@ def test_cupy_stream_ordering_rows_argmax():
         x = _slow_arange(cp, n)
         rows = gpuprims.max(x.reshape(4, -1), axis=-1)
         segs = gpuprims.min(x, offsets=cp.asarray([1, n // 2, n], dtype=cp.uint64))
+        ri = gpuprims.argmin(x.reshape(4, -1), axis=-1)
         i = gpuprims.argmax(x)  # a host result waits for its stream
     assert i == n - 1
     s.synchronize()
     q = n // 4
+    assert cp.asnumpy(ri).tolist() == [0, 0, 0, 0]
     assert cp.asnumpy(rows).tolist() == [q - 1, 2 * q - 1, 3 * q - 1, n - 1]
     assert cp.asnumpy(segs).tolist() == [1, n // 2]
 

@@ -51,6 +51,36 @@ size_t gp_cuda_argreduce_scratch_bytes(void);
 gp_status gp_cuda_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in, size_t n,
                             void *scratch, void *d_value, uint64_t *d_index);
 
+/* gp_argreduce_rows (argreduce_segments.cu): each of nrows >= 1 rows of row_len >= 1
+ * elements at d_in gets its first minimum (GP_MIN) or maximum (GP_MAX): the value into
+ * d_value[row] and the position within the row into d_index[row] (device-accessible,
+ * either may be NULL). scratch: gp_cuda_argreduce_rows_scratch_bytes() bytes. Async. */
+size_t gp_cuda_argreduce_rows_scratch_bytes(size_t row_len, size_t nrows);
+gp_status gp_cuda_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                                 size_t row_len, size_t nrows, void *scratch, void *d_value,
+                                 uint64_t *d_index);
+/* gp_argreduce_segments_offsets (argreduce_segments.cu), from host offsets h_off[0 ..
+ * nseg] (checked: increasing, no empty segment). The plan splits long segments into
+ * chunks: gp_cuda_argreduce_offsets_plan fills *plan and returns how many uint64 words
+ * it needs (0: none), gp_cuda_argreduce_offsets_plan_fill writes them (host memory),
+ * which the caller copies to the device (d_words). Then gp_cuda_argreduce_offsets, with
+ * the offsets on the device (d_off) and gp_cuda_argreduce_offsets_scratch_bytes of
+ * scratch, writes each segment's value and position as gp_cuda_argreduce_rows. Async. */
+typedef struct gp_cuda_argseg_plan {
+  uint64_t long_len; /* segments at least this long are split into chunks */
+  size_t ntasks;     /* their chunks */
+  size_t nlong;      /* how many they are */
+  size_t short_avg;  /* the mean length of the others */
+} gp_cuda_argseg_plan;
+size_t gp_cuda_argreduce_offsets_plan(const uint64_t *h_off, size_t nseg, gp_cuda_argseg_plan *plan);
+void gp_cuda_argreduce_offsets_plan_fill(const uint64_t *h_off, size_t nseg,
+                                         const gp_cuda_argseg_plan *plan, uint64_t *words);
+size_t gp_cuda_argreduce_offsets_scratch_bytes(const gp_cuda_argseg_plan *plan);
+gp_status gp_cuda_argreduce_offsets(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,
+                                    const uint64_t *d_off, size_t nseg,
+                                    const gp_cuda_argseg_plan *plan, const uint64_t *d_words,
+                                    void *scratch, void *d_value, uint64_t *d_index);
+
 /* gp_reduce_rows (reduce_segments.cu): nrows results of gp_reduce_out_type(op, type)
  * into d_out, row s being d_in[s * row_len .. (s + 1) * row_len). Async. */
 gp_status gp_cuda_reduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *d_in,

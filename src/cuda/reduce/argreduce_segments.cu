@@ -1,0 +1,404 @@
+/* gp_argreduce_rows and gp_argreduce_segments_offsets on CUDA: each segment's first
+ * minimum (maximum) and its position within the segment. The best (key, index) pair
+ * (argreduce.cuh) is the lexicographic minimum, which is associative and commutative,
+ * so every split of a segment below gives what gp_argreduce of that segment alone gives.
+ *
+ * - Short segments: G lanes a segment (1 .. 32, about four 16-byte vectors a lane),
+ *   32 / G segments a warp at a time; each lane scans its share in increasing index
+ *   order (scalars up to a 16-byte boundary, vectors four in flight, the tail), then the
+ *   G lanes combine by shuffles and the first stores the value and position.
+ * - Long segments, when there are too few to fill the GPU (rows of at least two chunks;
+ *   offsets segments of at least two chunks, listed by the host from its offsets): a
+ *   warp per chunk stores its best pair, then a warp per long segment combines the
+ *   segment's chunk pairs. */
+#include "cuda/common/warp_reduce.cuh"
+#include "cuda/common/resident.cuh"
+#include "cuda/reduce/reduce_cuda.h"
+#include "cuda/reduce/argreduce.cuh"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#define GP_AS_THREADS 256u
+#define GP_AS_WARPS (GP_AS_THREADS / GP_WARP_SIZE)
+/* A chunk: 8192 elements (the segmented sums' chunk, reduce_segments.cu), doubled for
+ * offsets until the call has at most about GP_AS_MAX_TASKS chunks. Rows: at most
+ * GP_AS_MAX_CHUNKS chunks a row and GP_AS_MAX_TASKS in all. */
+#define GP_AS_CHUNK ((size_t)8192)
+#define GP_AS_MAX_CHUNKS ((size_t)1024)
+#define GP_AS_MAX_TASKS ((size_t)32768)
+
+/* Thread t of nt: the best (key, index) of its elements of [b, e) (indices absolute),
+ * (~0, NONE) when it has none. Its indices rise through the three loops, so the batch
+ * rule of gp_arg_batch (a strictly better key replaces) keeps the first occurrence. */
+template <typename T, int MX>
+__device__ __forceinline__ void gp_as_scan(const T *__restrict__ in, size_t b, size_t e,
+                                           unsigned t, unsigned nt, gp_arg_u64 &bk,
+                                           gp_arg_u64 &bi) {
+  constexpr unsigned W = 16 / sizeof(T);
+  typedef typename gp_arg_kt<sizeof(T)>::type KT;
+  KT tk = (KT)~(KT)0;
+  bi = GP_ARG_NONE;
+  const size_t mis = ((uintptr_t)(in + b) / sizeof(T)) % W;
+  size_t a = b + (mis ? W - mis : 0);
+  if (a > e) a = e;
+  for (size_t i = b + t; i < a; i += nt) {
+    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), MX)};
+    const gp_arg_u64 ix[1] = {i};
+    gp_arg_batch(tk, bi, k, ix);
+  }
+  const size_t nv = (e - a) / W;
+  const uint4 *p = reinterpret_cast<const uint4 *>(in + a);
+  size_t v = t;
+  for (; v + 3 * (size_t)nt < nv; v += 4 * (size_t)nt) {
+    union { uint4 u; T x[W]; } q[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++) q[u].u = __ldg(p + v + u * nt);
+    KT k[4 * W];
+    gp_arg_u64 ix[4 * W];
+#pragma unroll
+    for (unsigned u = 0; u < 4; u++)
+#pragma unroll
+      for (unsigned c = 0; c < W; c++) {
+        k[u * W + c] = (KT)gp_arg_key<T>(q[u].x[c], MX);
+        ix[u * W + c] = a + (v + u * nt) * W + c;
+      }
+    gp_arg_batch(tk, bi, k, ix);
+  }
+  for (; v < nv; v += nt) {
+    union { uint4 u; T x[W]; } q;
+    q.u = __ldg(p + v);
+    KT k[W];
+    gp_arg_u64 ix[W];
+#pragma unroll
+    for (unsigned c = 0; c < W; c++) {
+      k[c] = (KT)gp_arg_key<T>(q.x[c], MX);
+      ix[c] = a + v * W + c;
+    }
+    gp_arg_batch(tk, bi, k, ix);
+  }
+  for (size_t i = a + nv * W + t; i < e; i += nt) {
+    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), MX)};
+    const gp_arg_u64 ix[1] = {i};
+    gp_arg_batch(tk, bi, k, ix);
+  }
+  /* (all-ones, NONE) loses to every real pair, a 64-bit all-ones key included */
+  bk = bi == GP_ARG_NONE ? ~0ull : (gp_arg_u64)tk;
+}
+
+/* The first lane of each group of G gets the group's best pair (every lane calls it). */
+template <unsigned G>
+__device__ __forceinline__ void gp_as_group(gp_arg_u64 &bk, gp_arg_u64 &bi) {
+#pragma unroll
+  for (unsigned o = G / 2; o > 0; o /= 2)
+    gp_arg_take(bk, bi, __shfl_down_sync(GP_FULL_MASK, bk, o, G),
+                __shfl_down_sync(GP_FULL_MASK, bi, o, G));
+}
+
+/* Segment s = [b, e) has its best at absolute index bi. */
+template <typename T>
+__device__ __forceinline__ void gp_as_store(const T *__restrict__ in, size_t s, size_t b,
+                                            gp_arg_u64 bi, T *vout, gp_arg_u64 *iout) {
+  if (vout) vout[s] = gp_arg_canon(__ldg(in + bi));
+  if (iout) iout[s] = bi - b;
+}
+
+/* Where the segments are: rows of `len`, or device offsets. */
+struct gp_as_rows {
+  size_t len;
+  __device__ __forceinline__ void at(size_t s, size_t &b, size_t &e) const {
+    b = s * len;
+    e = b + len;
+  }
+};
+struct gp_as_offs {
+  const uint64_t *off;
+  __device__ __forceinline__ void at(size_t s, size_t &b, size_t &e) const {
+    b = (size_t)off[s];
+    e = (size_t)off[s + 1];
+  }
+};
+
+/* G lanes a segment; segments of long_len elements or more are the chunk kernels'. */
+template <typename T, int MX, unsigned G, typename SEGS>
+__global__ __launch_bounds__(GP_AS_THREADS) void gp_as_group_kernel(
+    const T *__restrict__ in, SEGS segs, size_t nseg, size_t long_len, T *vout,
+    gp_arg_u64 *iout) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE, sub = lane % G;
+  const size_t per_warp = GP_WARP_SIZE / G;
+  const size_t w = ((size_t)blockIdx.x * GP_AS_THREADS + threadIdx.x) / GP_WARP_SIZE;
+  const size_t nw = (size_t)gridDim.x * GP_AS_WARPS;
+  for (size_t base = w * per_warp; base < nseg; base += nw * per_warp) { /* warp-uniform */
+    const size_t s = base + lane / G;
+    size_t b = 0, e = 0;
+    if (s < nseg) segs.at(s, b, e);
+    const bool live = s < nseg && e - b < long_len;
+    if (!live) b = e = 0;
+    gp_arg_u64 bk, bi;
+    gp_as_scan<T, MX>(in, b, e, sub, G, bk, bi);
+    gp_as_group<G>(bk, bi);
+    if (live && sub == 0) gp_as_store(in, s, b, bi, vout, iout);
+  }
+}
+
+/* The chunks of long segments: rows (chunk j of row s is task s * chunks + j, `per`
+ * elements), or offsets (task t is [task[2t], task[2t + 1]), listed by the host). */
+struct gp_as_row_chunks {
+  size_t len, chunks, per;
+  __device__ __forceinline__ void at(size_t t, size_t &b, size_t &e) const {
+    const size_t s = t / chunks, rb = s * len;
+    b = rb + (t - s * chunks) * per;
+    e = b + per < rb + len ? b + per : rb + len;
+    if (b > e) b = e;
+  }
+};
+struct gp_as_list_chunks {
+  const uint64_t *task;
+  __device__ __forceinline__ void at(size_t t, size_t &b, size_t &e) const {
+    b = (size_t)task[2 * t];
+    e = (size_t)task[2 * t + 1];
+  }
+};
+
+/* A warp a chunk: its best pair to rec[t]. */
+template <typename T, int MX, typename CHUNKS>
+__global__ __launch_bounds__(GP_AS_THREADS) void gp_as_chunk_kernel(const T *__restrict__ in,
+                                                                    CHUNKS chunks, size_t ntasks,
+                                                                    gp_arg_pair *rec) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  const size_t nw = (size_t)gridDim.x * GP_AS_WARPS;
+  for (size_t t = ((size_t)blockIdx.x * GP_AS_THREADS + threadIdx.x) / GP_WARP_SIZE; t < ntasks;
+       t += nw) {
+    size_t b, e;
+    chunks.at(t, b, e);
+    gp_arg_u64 bk, bi;
+    gp_as_scan<T, MX>(in, b, e, lane, GP_WARP_SIZE, bk, bi);
+    gp_as_group<GP_WARP_SIZE>(bk, bi);
+    if (lane == 0) rec[t] = {bk, bi};
+  }
+}
+
+/* The long segments: rows (long segment i is row i, its chunks tasks i * chunks ..), or
+ * offsets (long[2i] the segment, its chunks tasks long[2i + 1] .. long[2i + 3]). */
+struct gp_as_row_longs {
+  size_t len, chunks;
+  __device__ __forceinline__ void at(size_t i, size_t &s, size_t &b, size_t &t0, size_t &t1) const {
+    s = i;
+    b = i * len;
+    t0 = i * chunks;
+    t1 = t0 + chunks;
+  }
+};
+struct gp_as_list_longs {
+  const uint64_t *lng, *off;
+  __device__ __forceinline__ void at(size_t i, size_t &s, size_t &b, size_t &t0, size_t &t1) const {
+    s = (size_t)lng[2 * i];
+    b = (size_t)off[s];
+    t0 = (size_t)lng[2 * i + 1];
+    t1 = (size_t)lng[2 * i + 3];
+  }
+};
+
+/* A warp a long segment: the best of its chunks' pairs. */
+template <typename T, typename LONGS>
+__global__ __launch_bounds__(GP_AS_THREADS) void gp_as_combine_kernel(
+    const T *__restrict__ in, LONGS longs, size_t nlong, const gp_arg_pair *rec, T *vout,
+    gp_arg_u64 *iout) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  const size_t nw = (size_t)gridDim.x * GP_AS_WARPS;
+  for (size_t i = ((size_t)blockIdx.x * GP_AS_THREADS + threadIdx.x) / GP_WARP_SIZE; i < nlong;
+       i += nw) {
+    size_t s, b, t0, t1;
+    longs.at(i, s, b, t0, t1);
+    gp_arg_u64 bk = ~0ull, bi = ~0ull;
+    for (size_t t = t0 + lane; t < t1; t += GP_WARP_SIZE) gp_arg_take(bk, bi, rec[t].k, rec[t].i);
+    gp_as_group<GP_WARP_SIZE>(bk, bi);
+    if (lane == 0) gp_as_store(in, s, b, bi, vout, iout);
+  }
+}
+
+/* ---- launch ------------------------------------------------------------------------- */
+/* A grid of at most `want` blocks, all resident at once (the kernels loop). */
+template <typename K>
+static unsigned gp_as_grid(gp_context *ctx, K kernel, int *per_sm, size_t want) {
+  const size_t res = gp_resident_blocks(ctx, kernel, GP_AS_THREADS, per_sm);
+  return (unsigned)(want < 1 ? 1 : want < res ? want : res);
+}
+
+template <typename T, int MX, unsigned G, typename SEGS>
+static gp_status gp_as_group_launch(gp_context *ctx, const T *in, SEGS segs, size_t nseg,
+                                    size_t long_len, T *vout, gp_arg_u64 *iout) {
+  static int per_sm[GP_RESIDENT_MAX_DEVICES];
+  const size_t per_block = GP_AS_THREADS / G;
+  const unsigned g = gp_as_grid(ctx, gp_as_group_kernel<T, MX, G, SEGS>, per_sm,
+                                (nseg + per_block - 1) / per_block);
+  gp_as_group_kernel<T, MX, G, SEGS><<<g, GP_AS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+      in, segs, nseg, long_len, vout, iout);
+  GP_LAUNCH_CHECK(ctx, "gp_as_group_kernel", g, GP_AS_THREADS, 0);
+  return GP_OK;
+}
+
+/* Lanes a segment for segments of about `len` elements: about four 16-byte vectors a
+ * lane, a warp from 32 up. */
+template <typename T, int MX, typename SEGS>
+static gp_status gp_as_groups(gp_context *ctx, const T *in, SEGS segs, size_t nseg, size_t len,
+                              size_t long_len, T *vout, gp_arg_u64 *iout) {
+  const size_t v = len / (4 * (16 / sizeof(T)));
+  if (v < 2) return gp_as_group_launch<T, MX, 1>(ctx, in, segs, nseg, long_len, vout, iout);
+  if (v < 4) return gp_as_group_launch<T, MX, 2>(ctx, in, segs, nseg, long_len, vout, iout);
+  if (v < 8) return gp_as_group_launch<T, MX, 4>(ctx, in, segs, nseg, long_len, vout, iout);
+  if (v < 16) return gp_as_group_launch<T, MX, 8>(ctx, in, segs, nseg, long_len, vout, iout);
+  if (v < 32) return gp_as_group_launch<T, MX, 16>(ctx, in, segs, nseg, long_len, vout, iout);
+  return gp_as_group_launch<T, MX, 32>(ctx, in, segs, nseg, long_len, vout, iout);
+}
+
+template <typename T, int MX, typename CHUNKS, typename LONGS>
+static gp_status gp_as_split(gp_context *ctx, const T *in, CHUNKS chunks, size_t ntasks,
+                             LONGS longs, size_t nlong, gp_arg_pair *rec, T *vout,
+                             gp_arg_u64 *iout) {
+  static int per_sm_c[GP_RESIDENT_MAX_DEVICES], per_sm_l[GP_RESIDENT_MAX_DEVICES];
+  cudaStream_t st = (cudaStream_t)ctx->stream;
+  const unsigned g = gp_as_grid(ctx, gp_as_chunk_kernel<T, MX, CHUNKS>, per_sm_c,
+                                (ntasks + GP_AS_WARPS - 1) / GP_AS_WARPS);
+  gp_as_chunk_kernel<T, MX, CHUNKS><<<g, GP_AS_THREADS, 0, st>>>(in, chunks, ntasks, rec);
+  GP_LAUNCH_CHECK(ctx, "gp_as_chunk_kernel", g, GP_AS_THREADS, 0);
+  const unsigned gl = gp_as_grid(ctx, gp_as_combine_kernel<T, LONGS>, per_sm_l,
+                                 (nlong + GP_AS_WARPS - 1) / GP_AS_WARPS);
+  gp_as_combine_kernel<T, LONGS><<<gl, GP_AS_THREADS, 0, st>>>(in, longs, nlong, rec, vout, iout);
+  GP_LAUNCH_CHECK(ctx, "gp_as_combine_kernel", gl, GP_AS_THREADS, 0);
+  return GP_OK;
+}
+
+/* Chunks a row for the split path, 1 when rows are not split. */
+static size_t gp_as_row_chunks_of(size_t row_len, size_t nrows) {
+  if (nrows == 0 || row_len < 2 * GP_AS_CHUNK) return 1;
+  size_t r = (row_len + GP_AS_CHUNK - 1) / GP_AS_CHUNK;
+  if (r > GP_AS_MAX_CHUNKS) r = GP_AS_MAX_CHUNKS;
+  if (r > GP_AS_MAX_TASKS / nrows) r = GP_AS_MAX_TASKS / nrows;
+  return r < 2 ? 1 : r;
+}
+
+template <typename T, int MX>
+static gp_status gp_as_rows_run(gp_context *ctx, const void *d_in, size_t row_len, size_t nrows,
+                                void *scratch, void *d_value, uint64_t *d_index) {
+  const T *in = static_cast<const T *>(d_in);
+  T *vout = static_cast<T *>(d_value);
+  gp_arg_u64 *iout = reinterpret_cast<gp_arg_u64 *>(d_index);
+  const size_t chunks = gp_as_row_chunks_of(row_len, nrows);
+  if (chunks == 1)
+    return gp_as_groups<T, MX>(ctx, in, gp_as_rows{row_len}, nrows, row_len, ~(size_t)0, vout,
+                               iout);
+  /* chunk starts stay 16-byte aligned when the rows are */
+  const size_t per = ((row_len + chunks - 1) / chunks + 3) & ~(size_t)3;
+  return gp_as_split<T, MX>(ctx, in, gp_as_row_chunks{row_len, chunks, per}, nrows * chunks,
+                            gp_as_row_longs{row_len, chunks}, nrows,
+                            static_cast<gp_arg_pair *>(scratch), vout, iout);
+}
+
+template <typename T, int MX>
+static gp_status gp_as_offs_run(gp_context *ctx, const void *d_in, const uint64_t *d_off,
+                                size_t nseg, const gp_cuda_argseg_plan *plan,
+                                const uint64_t *d_words, void *scratch, void *d_value,
+                                uint64_t *d_index) {
+  const T *in = static_cast<const T *>(d_in);
+  T *vout = static_cast<T *>(d_value);
+  gp_arg_u64 *iout = reinterpret_cast<gp_arg_u64 *>(d_index);
+  gp_status s = GP_OK;
+  if (plan->nlong < nseg)
+    s = gp_as_groups<T, MX>(ctx, in, gp_as_offs{d_off}, nseg, plan->short_avg, plan->long_len,
+                            vout, iout);
+  if (s != GP_OK || plan->nlong == 0) return s;
+  return gp_as_split<T, MX>(ctx, in, gp_as_list_chunks{d_words}, plan->ntasks,
+                            gp_as_list_longs{d_words + 2 * plan->ntasks, d_off}, plan->nlong,
+                            static_cast<gp_arg_pair *>(scratch), vout, iout);
+}
+
+/* (type, op) to RUN<T, MX>(args...) */
+#define GP_AS_DISPATCH(RUN, type, mx, ...)                                                \
+  switch (type) {                                                                          \
+  case GP_F32: return mx ? RUN<float, 1>(__VA_ARGS__) : RUN<float, 0>(__VA_ARGS__);        \
+  case GP_F64: return mx ? RUN<double, 1>(__VA_ARGS__) : RUN<double, 0>(__VA_ARGS__);      \
+  case GP_I32: return mx ? RUN<int, 1>(__VA_ARGS__) : RUN<int, 0>(__VA_ARGS__);            \
+  case GP_I64: return mx ? RUN<long long, 1>(__VA_ARGS__) : RUN<long long, 0>(__VA_ARGS__); \
+  case GP_U32: return mx ? RUN<unsigned, 1>(__VA_ARGS__) : RUN<unsigned, 0>(__VA_ARGS__);  \
+  case GP_U64:                                                                             \
+    return mx ? RUN<unsigned long long, 1>(__VA_ARGS__)                                    \
+              : RUN<unsigned long long, 0>(__VA_ARGS__);                                   \
+  }
+
+extern "C" size_t gp_cuda_argreduce_rows_scratch_bytes(size_t row_len, size_t nrows) {
+  const size_t chunks = gp_as_row_chunks_of(row_len, nrows);
+  return chunks > 1 ? nrows * chunks * sizeof(gp_arg_pair) : 0;
+}
+
+extern "C" gp_status gp_cuda_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type,
+                                            const void *d_in, size_t row_len, size_t nrows,
+                                            void *scratch, void *d_value, uint64_t *d_index) {
+  GP_AS_DISPATCH(gp_as_rows_run, type, op == GP_MAX, ctx, d_in, row_len, nrows, scratch, d_value,
+                 d_index)
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
+}
+
+/* The chunk size: GP_AS_CHUNK, doubled until the call's elements make at most
+ * GP_AS_MAX_TASKS chunks; segments of two chunks or more are long. */
+static uint64_t gp_as_offs_chunk(const uint64_t *h_off, size_t nseg) {
+  const uint64_t total = h_off[nseg] - h_off[0];
+  uint64_t c = GP_AS_CHUNK;
+  while (total / c > GP_AS_MAX_TASKS) c *= 2;
+  return c;
+}
+
+extern "C" size_t gp_cuda_argreduce_offsets_plan(const uint64_t *h_off, size_t nseg,
+                                                 gp_cuda_argseg_plan *plan) {
+  const uint64_t c = gp_as_offs_chunk(h_off, nseg);
+  plan->long_len = 2 * c;
+  plan->ntasks = plan->nlong = 0;
+  uint64_t short_total = 0;
+  for (size_t s = 0; s < nseg; s++) {
+    const uint64_t len = h_off[s + 1] - h_off[s];
+    if (len < plan->long_len) {
+      short_total += len;
+    } else {
+      plan->nlong++;
+      plan->ntasks += (size_t)((len + c - 1) / c);
+    }
+  }
+  const size_t nshort = nseg - plan->nlong;
+  plan->short_avg = nshort ? (size_t)(short_total / nshort) : 0;
+  return plan->nlong ? 2 * plan->ntasks + 2 * plan->nlong + 2 : 0;
+}
+
+extern "C" void gp_cuda_argreduce_offsets_plan_fill(const uint64_t *h_off, size_t nseg,
+                                                    const gp_cuda_argseg_plan *plan,
+                                                    uint64_t *words) {
+  const uint64_t c = plan->long_len / 2;
+  uint64_t *lng = words + 2 * plan->ntasks;
+  size_t t = 0, i = 0;
+  for (size_t s = 0; s < nseg; s++) {
+    const uint64_t b = h_off[s], e = h_off[s + 1];
+    if (e - b < plan->long_len) continue;
+    lng[2 * i] = s;
+    lng[2 * i + 1] = t;
+    i++;
+    for (uint64_t cb = b; cb < e; cb += c, t++) {
+      words[2 * t] = cb;
+      words[2 * t + 1] = e - cb > c ? cb + c : e;
+    }
+  }
+  lng[2 * i] = 0;
+  lng[2 * i + 1] = t; /* the last long segment's end */
+}
+
+extern "C" size_t gp_cuda_argreduce_offsets_scratch_bytes(const gp_cuda_argseg_plan *plan) {
+  return plan->ntasks * sizeof(gp_arg_pair);
+}
+
+extern "C" gp_status gp_cuda_argreduce_offsets(gp_context *ctx, gp_op op, gp_dtype type,
+                                               const void *d_in, const uint64_t *d_off,
+                                               size_t nseg, const gp_cuda_argseg_plan *plan,
+                                               const uint64_t *d_words, void *scratch,
+                                               void *d_value, uint64_t *d_index) {
+  GP_AS_DISPATCH(gp_as_offs_run, type, op == GP_MAX, ctx, d_in, d_off, nseg, plan, d_words,
+                 scratch, d_value, d_index)
+  return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
+}
