@@ -2,7 +2,9 @@
  * stream, and (--ladder) the seed's kernel ladder with the cost each step removes;
  * gp_argreduce against cub::DeviceReduce::ArgMin/ArgMax (--op argmin,argmax) and
  * gp_reduce_rows against cub::DeviceSegmentedReduce::Sum (--rows LEN,...), and
- * gp_reduce_segments_offsets against the same with begin/end offsets (--offsets KIND,...).
+ * gp_reduce_segments_offsets against the same with begin/end offsets (--offsets KIND,...);
+ * with --op argmin,argmax and --rows / --offsets, gp_argreduce_rows and
+ * gp_argreduce_segments_offsets against cub::DeviceSegmentedReduce::ArgMin/ArgMax.
  * With the CPU backend it times the CPU implementations (no peers).
  * The cases are a table of steps (the ladder, or one step per --algo) timed for every
  * dtype x op x size. */
@@ -178,6 +180,8 @@ static void usage(FILE *f) {
           "             sequential, two-phase with 64 blocks, two-phase with a full-GPU grid,\n"
           "             warp-atomic, auto; GB/s each and the cost each step removed\n"
           "  --op       also argmin, argmax: gp_argreduce vs cub::DeviceReduce::ArgMin/ArgMax\n"
+          "             (with --rows or --offsets: gp_argreduce_rows / _segments_offsets,\n"
+          "             host offsets, vs cub::DeviceSegmentedReduce::ArgMin/ArgMax; not tiny)\n"
           "  --rows     row lengths: gp_reduce_rows over n / LEN rows of each --op (sum, min,\n"
           "             max) vs cub::DeviceSegmentedReduce::Sum (sum only)\n"
           "  --offsets  kinds of segment lengths, n elements in all: gp_reduce_segments_offsets\n"
@@ -433,8 +437,9 @@ typedef struct extra_arg {
   gp_dtype t;
   const void *in;
   size_t n, row_len, nseg;
-  const uint64_t *offsets; /* --offsets: nseg + 1, device */
+  const uint64_t *offsets; /* --offsets: nseg + 1, device (argmin/argmax: host) */
   void *out; /* argreduce: value at +0, index at +8; rows: n / row_len results */
+  uint64_t *index; /* argmin/argmax of rows or offsets: nseg indices */
 #if GP_HAVE_CUDA
   gpb_cub_arg *arg_peer;
   gpb_cub_seg *seg_peer;
@@ -463,6 +468,19 @@ static int run_offsets(void *p, void *stream) {
   gp_status s = gp_reduce_segments_offsets(a->ctx, a->op, a->t, a->in, a->offsets, a->nseg, a->out);
   if (s != GP_OK)
     fprintf(stderr, "gpuprims bench reduce: gp_reduce_segments_offsets failed: %s\n", gp_last_error(a->ctx));
+  return s != GP_OK;
+}
+static int run_argseg(void *p, void *stream) {
+  extra_arg *a = (extra_arg *)p;
+  (void)stream;
+  gp_status s = a->offsets
+                    ? gp_argreduce_segments_offsets(a->ctx, a->op, a->t, a->in, a->offsets,
+                                                    a->nseg, a->out, a->index)
+                    : gp_argreduce_rows(a->ctx, a->op, a->t, a->in, a->nseg, a->row_len, a->out,
+                                        a->index);
+  if (s != GP_OK)
+    fprintf(stderr, "gpuprims bench reduce: gp_argreduce_%s failed: %s\n",
+            a->offsets ? "segments_offsets" : "rows", gp_last_error(a->ctx));
   return s != GP_OK;
 }
 #if GP_HAVE_CUDA
@@ -670,6 +688,98 @@ done:
   return rc;
 }
 
+/* gp_argreduce_rows over n / row_len rows (kind < 0) or gp_argreduce_segments_offsets
+ * over segments of one kind (host offsets, as the call takes them), input and outputs in
+ * device memory, against cub::DeviceSegmentedReduce::ArgMin/ArgMax on the same input
+ * (device offsets); every segment's index must agree (the data has no NaN; both give the
+ * first occurrence). Returns 1 when a row failed or disagreed. */
+static int time_argseg(gpb_bench *b, int peers, gp_op op, gp_dtype t, const void *in, uint64_t n,
+                       uint64_t row_len, int kind) {
+  const size_t es = gp_dtype_size(t);
+  uint64_t *h_off = NULL;
+  size_t nseg;
+  if (kind >= 0) {
+    nseg = gpb_make_offsets(kind, (size_t)n, &h_off);
+  } else {
+    nseg = (size_t)(n / row_len);
+    h_off = (uint64_t *)malloc((nseg + 1) * 8);
+    for (size_t i = 0; h_off && i <= nseg; i++) h_off[i] = i * row_len;
+  }
+  extra_arg a;
+  memset(&a, 0, sizeof a);
+  a.ctx = gpb_context(b);
+  a.op = op;
+  a.t = t;
+  a.in = in;
+  a.nseg = nseg;
+  a.row_len = (size_t)row_len;
+  a.offsets = kind >= 0 ? h_off : NULL;
+  void *peer_out = NULL;
+  const size_t pair = 16; /* room for CUB's KeyValuePair<int, T> of any T */
+  uint64_t *h_ours = (uint64_t *)malloc(nseg * 8 + 8);
+  unsigned char *h_peer = (unsigned char *)malloc(nseg * pair + 8);
+  int rc = 0;
+  if (!h_off || !h_ours || !h_peer || nseg == 0 || gpb_alloc(b, nseg * es, &a.out) ||
+      gpb_alloc(b, nseg * 8, (void **)&a.index) || gpb_alloc(b, nseg * pair, &peer_out)) {
+    fprintf(stderr, "gpuprims bench reduce: cannot set up arg%s segments of %llu elements\n",
+            op == GP_MIN ? "min" : "max", (unsigned long long)n);
+    rc = 1;
+    goto done;
+  }
+  a.n = (size_t)h_off[nseg];
+  const double bytes = (double)a.n * (double)es;
+  char name[96], what[64], note[64];
+  if (kind >= 0)
+    snprintf(what, sizeof what, "offsets arg%s %s", op == GP_MIN ? "min" : "max", gpb_off_names[kind]);
+  else
+    snprintf(what, sizeof what, "rows arg%s len %llu", op == GP_MIN ? "min" : "max",
+             (unsigned long long)row_len);
+  case_name(name, sizeof name, what);
+  snprintf(note, sizeof note, "%zu segment%s", nseg, nseg == 1 ? "" : "s");
+  gpb_result ours, cub;
+  memset(&cub, 0, sizeof cub);
+  int have_peer = 0;
+#if GP_HAVE_CUDA
+  if (peers && gpb_cub_segarg_create_offsets(&a.seg_peer, (int)t, op == GP_MAX ? 2 : 1, in, nseg,
+                                             h_off, peer_out) == 0) {
+    gpb_case c = {"cub", name, gp_dtype_name(t), note, a.n, 0, bytes, run_cub_seg, NULL, &a};
+    have_peer = gpb_time_case(b, &c, &cub) == 0 && cub.ok;
+  }
+#else
+  (void)peers;
+#endif
+  gpb_case c = {"gpuprims", name, gp_dtype_name(t), note, a.n, 0, bytes, run_argseg, NULL, &a};
+  if (gpb_time_case(b, &c, &ours) == 0 && have_peer && !gpb_copy(b, h_ours, a.index, nseg * 8) &&
+      !gpb_copy(b, h_peer, peer_out, nseg * pair)) {
+#if GP_HAVE_CUDA
+    const size_t pb = gpb_cub_segarg_pair_bytes((int)t);
+#else
+    const size_t pb = pair;
+#endif
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < nseg; i++) {
+      int32_t key;
+      memcpy(&key, h_peer + i * pb, 4);
+      if (h_ours[i] != (uint64_t)key && bad++ == 0) first = i;
+    }
+    if (bad) {
+      snprintf(ours.note, sizeof ours.note, "MISMATCH: %zu segments (first %zu)", bad, first);
+      rc = 1;
+    }
+    gpb_set_ratio(&ours, &cub);
+  }
+  emit_seg(b, &a, &ours, &cub);
+  rc |= !ours.ok;
+done:
+  gpb_free(b, a.out);
+  gpb_free(b, a.index);
+  gpb_free(b, peer_out);
+  free(h_off);
+  free(h_ours);
+  free(h_peer);
+  return rc;
+}
+
 /* All ops and sizes of one dtype, on one random buffer of the largest size. Returns 1
  * when it could not be set up or a row failed. */
 static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t max_n) {
@@ -694,8 +804,15 @@ static int time_dtype(gpb_bench *b, const reduce_plan *p, gp_dtype t, uint64_t m
         rc |= time_offsets(b, p->peers, p->ops[o], t, in, p->sizes[s], p->offk[k]);
   for (int o = 0; o < p->nops && !p->nrows && !p->noff; o++)
     for (int s = 0; s < p->nsizes; s++) rc |= time_op_size(b, p, p->ops[o], t, in, out, p->sizes[s]);
-  for (int o = 0; o < p->nargs; o++)
-    for (int s = 0; s < p->nsizes; s++) rc |= time_arg(b, p->peers, p->argops[o], t, in, out, p->sizes[s]);
+  for (int o = 0; o < p->nargs; o++) /* argmin/argmax: of rows, of offsets, or whole */
+    for (int s = 0; s < p->nsizes; s++) {
+      for (int r = 0; r < p->nrows; r++)
+        rc |= time_argseg(b, p->peers, p->argops[o], t, in, p->sizes[s], p->rows[r], -1);
+      for (int k = 0; k < p->noff; k++)
+        if (p->offk[k] != GPB_OFF_TINY) /* its empty segments have no argmin/argmax */
+          rc |= time_argseg(b, p->peers, p->argops[o], t, in, p->sizes[s], 0, p->offk[k]);
+      if (!p->nrows && !p->noff) rc |= time_arg(b, p->peers, p->argops[o], t, in, out, p->sizes[s]);
+    }
   gpb_free(b, in);
   gpb_free(b, out);
   return rc;
@@ -718,7 +835,8 @@ int gp_bench_reduce(int argc, char **argv) {
   const char *peer_note = settle_peers(&p, cuda);
   const int per_op = p.nrows || p.noff ? (p.nrows + p.noff) * (1 + (p.peers ? 1 : 0))
                                        : p.nsteps + (p.peers ? 2 : 0);
-  gpb_set_progress_total(b, p.ndt * p.nsizes * (p.nops * per_op + p.nargs * (1 + (p.peers ? 1 : 0))));
+  const int per_arg = (p.nrows || p.noff ? p.nrows + p.noff : 1) * (1 + (p.peers ? 1 : 0));
+  gpb_set_progress_total(b, p.ndt * p.nsizes * (p.nops * per_op + p.nargs * per_arg));
   gpb_print_header(b);
   if (peer_note) printf("%s\n", peer_note);
 

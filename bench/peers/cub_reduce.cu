@@ -1,5 +1,5 @@
 // Peers of the reduce suite: cub::DeviceReduce::{Sum, Min, Max, ArgMin, ArgMax},
-// cub::DeviceSegmentedReduce::Sum and thrust::reduce over
+// cub::DeviceSegmentedReduce::{Sum, ArgMin, ArgMax} and thrust::reduce over
 // the same device buffer and stream as gpuprims, temp storage allocated once up front.
 // C++ is allowed here (bench/peers/ only); the C side sees the extern "C" API.
 #include "cub_reduce.h"
@@ -197,6 +197,7 @@ extern "C" void gpb_cub_arg_destroy(gpb_cub_arg *r) {
 // ---- segmented sum over equal segments ----
 struct gpb_cub_seg {
   int dtype;
+  int arg; // 0: Sum; 1: ArgMin; 2: ArgMax (KeyValuePair<int, T> out)
   const void *in;
   void *out;
   size_t nseg;
@@ -211,7 +212,25 @@ static cudaError_t seg_call(gpb_cub_seg *r, void *temp, size_t &bytes, cudaStrea
                                          (::cuda::std::int64_t)r->nseg, r->offsets, r->offsets + 1, st);
 }
 
+template <typename T>
+static cudaError_t segarg_call(gpb_cub_seg *r, void *temp, size_t &bytes, cudaStream_t st) {
+  cub::KeyValuePair<int, T> *out = (cub::KeyValuePair<int, T> *)r->out;
+  if (r->arg == 2)
+    return cub::DeviceSegmentedReduce::ArgMax(temp, bytes, (const T *)r->in, out,
+                                              (::cuda::std::int64_t)r->nseg, r->offsets, r->offsets + 1, st);
+  return cub::DeviceSegmentedReduce::ArgMin(temp, bytes, (const T *)r->in, out,
+                                            (::cuda::std::int64_t)r->nseg, r->offsets, r->offsets + 1, st);
+}
+
 static cudaError_t seg_dispatch(gpb_cub_seg *r, void *temp, size_t &bytes, cudaStream_t st) {
+  if (r->arg) switch (r->dtype) {
+    case 0: return segarg_call<float>(r, temp, bytes, st);
+    case 1: return segarg_call<double>(r, temp, bytes, st);
+    case 2: return segarg_call<int32_t>(r, temp, bytes, st);
+    case 3: return segarg_call<int64_t>(r, temp, bytes, st);
+    case 4: return segarg_call<uint32_t>(r, temp, bytes, st);
+    default: return segarg_call<uint64_t>(r, temp, bytes, st);
+    }
   switch (r->dtype) {
   case 0: return seg_call<float, float>(r, temp, bytes, st);
   case 1: return seg_call<double, double>(r, temp, bytes, st);
@@ -222,12 +241,14 @@ static cudaError_t seg_dispatch(gpb_cub_seg *r, void *temp, size_t &bytes, cudaS
   }
 }
 
-extern "C" int gpb_cub_seg_create_offsets(gpb_cub_seg **out, int dtype, const void *d_in,
-                                          size_t nseg, const uint64_t *h_offsets, void *d_out) {
+extern "C" int gpb_cub_segarg_create_offsets(gpb_cub_seg **out, int dtype, int arg,
+                                             const void *d_in, size_t nseg,
+                                             const uint64_t *h_offsets, void *d_out) {
   *out = nullptr;
   gpb_cub_seg *r = new (std::nothrow) gpb_cub_seg();
   if (!r) return (int)cudaErrorMemoryAllocation;
   r->dtype = dtype;
+  r->arg = arg;
   r->in = d_in;
   r->out = d_out;
   r->nseg = nseg;
@@ -242,6 +263,16 @@ extern "C" int gpb_cub_seg_create_offsets(gpb_cub_seg **out, int dtype, const vo
   }
   *out = r;
   return 0;
+}
+
+extern "C" int gpb_cub_seg_create_offsets(gpb_cub_seg **out, int dtype, const void *d_in,
+                                          size_t nseg, const uint64_t *h_offsets, void *d_out) {
+  return gpb_cub_segarg_create_offsets(out, dtype, 0, d_in, nseg, h_offsets, d_out);
+}
+
+extern "C" size_t gpb_cub_segarg_pair_bytes(int dtype) {
+  return dtype == 0 || dtype == 2 || dtype == 4 ? sizeof(cub::KeyValuePair<int, float>)
+                                                : sizeof(cub::KeyValuePair<int, double>);
 }
 
 extern "C" int gpb_cub_seg_create(gpb_cub_seg **out, int dtype, const void *d_in, size_t nseg,

@@ -1,5 +1,5 @@
 /* Peers for the reduce suite: CUB DeviceReduce (Sum, Min, Max, ArgMin, ArgMax),
- * DeviceSegmentedReduce::Sum and thrust::reduce on a device buffer
+ * DeviceSegmentedReduce::Sum, ArgMin, ArgMax and thrust::reduce on a device buffer
  * (bench/peers/cub_reduce.cu), callable from C. Compiled only with CUDA. */
 #ifndef GP_BENCH_PEERS_CUB_REDUCE_H
 #define GP_BENCH_PEERS_CUB_REDUCE_H
@@ -45,6 +45,12 @@ int gpb_cub_seg_create(gpb_cub_seg **r, int dtype, const void *d_in, size_t nseg
 /* The same over nseg segments by host offsets h_offsets[0 .. nseg] (copied to the GPU). */
 int gpb_cub_seg_create_offsets(gpb_cub_seg **r, int dtype, const void *d_in, size_t nseg,
                                const uint64_t *h_offsets, void *d_out);
+/* cub::DeviceSegmentedReduce::ArgMin (arg 1) / ArgMax (arg 2) by host offsets: d_out gets
+ * nseg KeyValuePair<int, T> (key: the position in the segment, at byte 0; the value
+ * after it), gpb_cub_segarg_pair_bytes(dtype) bytes each. */
+int gpb_cub_segarg_create_offsets(gpb_cub_seg **r, int dtype, int arg, const void *d_in,
+                                  size_t nseg, const uint64_t *h_offsets, void *d_out);
+size_t gpb_cub_segarg_pair_bytes(int dtype);
 int gpb_cub_seg_run(gpb_cub_seg *r, void *stream);
 void gpb_cub_seg_destroy(gpb_cub_seg *r);
 

@@ -10,6 +10,7 @@ the median counts. Writes the CLI harness's JSON (--json FILE), which
   python -m gpuprims.bench --json py_bench.json            # every suite
   python -m gpuprims.bench --suites sum,overhead --quick   # a fast look
   python -m gpuprims.bench --suites topk                   # k = 16, 1024 vs torch.topk
+  python -m gpuprims.bench --suites argmax_rows            # vs torch.argmax(dim=1)
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ ROWS = [(16384, 1024)]
 SEG_TOTAL, SEG_SIZES = 1 << 24, [32, 128, 512, 1024, 2048, 4096]
 TOPK_SIZES, TOPK_KS = [1 << 20, 1 << 24, 1 << 28], [16, 1024]
 TOPK_ROWS = [(16384, 1024), (1024, 16384)]
+ARGMAX_ROWS = [(1 << 20, 16), (16384, 1024), (1024, 16384), (64, 1 << 18)]
 
 
 class Timer:
@@ -165,6 +167,15 @@ def cases(suite, torch, cupy, args):
                     if dist != "normal":
                         name += " " + dist
                     yield name, "f32", r * c, r * c * 4, impls, (r, c), dist
+    elif suite == "argmax_rows":
+        # the index of each row's largest element (f32 normal)
+        for r, c in ARGMAX_ROWS:
+            impls = {"gpuprims": lambda t: gpuprims.argmax(t, axis=-1)}
+            if torch:
+                impls["torch"] = lambda t: torch.argmax(t, dim=1)
+            if cupy:
+                impls["cupy"] = lambda x: cupy.argmax(x, axis=1)
+            yield "argmax rows %dx%d" % (r, c), "f32", r * c, r * c * 4, impls, (r, c)
     elif suite in ("rows", "segments"):
         shapes = ROWS if suite == "rows" else [(SEG_TOTAL // s, s) for s in SEG_SIZES]
         for r, c in shapes:
@@ -324,7 +335,8 @@ def device_block(torch, cupy):
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m gpuprims.bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,topk,topk_rows,overhead")
+    p.add_argument("--suites", default="sum,sort,argsort,rows,segments,topk,topk_rows,"
+                   "argmax_rows,overhead")
     p.add_argument("--sizes", default=",".join(str(s) for s in SIZES),
                    help="element counts for sum, sort, argsort")
     p.add_argument("--sum-dtype", default="f32", choices=["f32", "f64", "i32", "i64"])
