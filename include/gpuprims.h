@@ -188,11 +188,13 @@ gp_status gp_argreduce(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
  * (the position within the segment) get what gp_argreduce of segment s alone gives;
  * either may be NULL, not both. gp_argreduce_rows: nrows consecutive rows of row_len >= 1
  * elements (a row-major 2-D array); gp_argreduce_segments_offsets: segment s is
- * in[offsets[s] .. offsets[s+1]) (nseg + 1 uint64 offsets in host memory, increasing:
- * an empty segment has no answer and is an error). nrows / nseg = 0 does nothing. Both
- * backends; on CUDA, `in` and the outputs may be host or device memory, asynchronous
- * on the context's stream when all three are device memory (the offsets are read on
- * the host, which balances long and short segments across the GPU). */
+ * in[offsets[s] .. offsets[s+1]) (nseg + 1 uint64 offsets, increasing: an empty segment
+ * has no answer and is an error). nrows / nseg = 0 does nothing. Both backends; on CUDA,
+ * `in`, the offsets and the outputs may be host or device memory. The offsets are read
+ * on the host (to balance long and short segments across the GPU): device offsets are
+ * copied there first, which waits for the work before the call on the context's
+ * stream. Otherwise asynchronous on that stream when `in` and both outputs are device
+ * memory. */
 gp_status gp_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
                             size_t nrows, size_t row_len, void *value_out, uint64_t *index_out);
 gp_status gp_argreduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type,

@@ -162,7 +162,7 @@ static void test_rows(void) {
 
 /* gp_argreduce_segments_offsets: mixed lengths after a lead (a lane, a group and a warp
  * a segment side by side, segments of 2 chunks and far more among them), every dtype,
- * pattern and op; all segments long; one huge segment; device offsets refused. */
+ * pattern and op; all segments long; one huge segment; device offsets. */
 static void test_offsets(void) {
   enum { NSEG = 700 };
   static uint64_t off[NSEG + 1];
@@ -198,14 +198,19 @@ static void test_offsets(void) {
     fails += seg_case(GP_MAX, GP_F64, (unsigned char *)x, o1, 1, 0, 1, "offsets, one huge");
     free(x);
   }
-  { /* offsets in device memory: read on the host, so refused with a message */
-    float x[4] = {1, 2, 3, 4};
-    uint64_t h[3] = {0, 2, 4}, *d_off = NULL, i[2];
+  { /* offsets in device memory: copied to the host (checked there), same answers */
+    float x[6] = {1, 9, 3, 4, 4, 0};
+    uint64_t h[4] = {0, 2, 5, 6}, dec[3] = {0, 4, 3}, *d_off = NULL, i[3] = {7, 7, 7};
     CUDA_OK(cudaMalloc((void **)&d_off, sizeof h));
     CUDA_OK(cudaMemcpy(d_off, h, sizeof h, cudaMemcpyHostToDevice));
+    CHECK_OK(gpu, gp_argreduce_segments_offsets(gpu, GP_MAX, GP_F32, x, d_off, 3, NULL, i));
+    CHECK(i[0] == 1 && i[1] == 1 && i[2] == 0);
+    CUDA_OK(cudaMemcpy(d_off, dec, sizeof dec, cudaMemcpyHostToDevice));
     CHECK_STATUS(gp_argreduce_segments_offsets(gpu, GP_MAX, GP_F32, x, d_off, 2, NULL, i),
                  GP_ERR_INVALID_ARGUMENT);
-    CHECK_ERROR_MENTIONS(gpu, "host");
+    CHECK_ERROR_MENTIONS(gpu, "must not decrease");
+    CHECK_STATUS(gp_argreduce_segments_offsets(cpu, GP_MAX, GP_F32, x, d_off, 2, NULL, i),
+                 GP_ERR_INVALID_ARGUMENT); /* the CPU backend cannot read them */
     cudaFree(d_off);
   }
 }

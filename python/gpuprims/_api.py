@@ -241,8 +241,7 @@ def _argreduce(op, a, ctx) -> int:
 def _argreduce_along(op, a, ctx, axis, offsets):
     """argmin/argmax along the last axis (an int64 array of shape a.shape[:-1]) or by
     offsets (shape (nseg,)), on a's device: gp_argreduce_rows and
-    gp_argreduce_segments_offsets. The library reads the offsets on the host: device
-    offsets are copied there first (on their framework's stream)."""
+    gp_argreduce_segments_offsets (which copies device offsets to the host first)."""
     ad = adapter_of(a)
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = tuple(ad.shape(a))
@@ -253,12 +252,6 @@ def _argreduce_along(op, a, ctx, axis, offsets):
             raise ValueError("pass axis or offsets, not both")
         if nd != 1:
             raise ValueError("offsets take a 1-d array (got shape %s)" % (shape,))
-        oad = adapter_of(offsets)
-        odev = oad.describe(offsets, False)[3]
-        if odev is not None:
-            if odev != dev:
-                raise ValueError("offsets are on cuda:%d but the array is not" % odev)
-            offsets = oad.to_numpy(offsets)
     elif nd == 0 or axis not in (-1, nd - 1):
         raise ValueError("axis=%r with shape %s: %s takes axis=None (the flattened "
                          "array) or the last axis (axis=-1)" % (axis, shape, name))
@@ -299,7 +292,8 @@ def argmax(a, axis: Optional[int] = None, *, offsets=None, ctx: Optional[Context
     segment offsets[i]:offsets[i+1], shape (nseg,); both on a's device (JAX needs
     jax_enable_x64 for the int64 result). Rows or segments of 0 elements raise
     InvalidArgumentError. Device offsets of a GPU array are copied to the host first
-    (the library reads them there). Other axes raise ValueError.
+    (the library reads them there; the call waits for them). Other axes raise
+    ValueError.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.argmax(np.array([1.0, 7.0, 3.0, 7.0]))

@@ -48,9 +48,8 @@ class _Adapter:
     after a call), index_code (argsort's index dtype), data_offset (see _Numpy), and
     describe(a, write) -> (data pointer, elements, gp_dtype code, CUDA device or None,
     stream or None), which checks the layout; shape/copy/empty/empty_like/iota/offsets
-    make arrays of the adapter's type, ptr(x) is the data pointer of one it made
-    (contiguous by construction: no checks), and to_numpy(x) a host copy of x (after
-    the work on its stream)."""
+    make arrays of the adapter's type, and ptr(x) is the data pointer of one it made
+    (contiguous by construction: no checks)."""
     sync_after = False
     index_code = L.I64
     data_offset = None
@@ -114,9 +113,6 @@ class _Numpy(_Adapter):
 
     def offsets(self, like, rows, cols):
         return self.np.arange(0, rows * cols + 1, cols, dtype=self.np.uint64)
-
-    def to_numpy(self, x):
-        return x
 
 
 class _Torch(_Adapter):
@@ -184,9 +180,6 @@ class _Torch(_Adapter):
         return self.torch.arange(0, rows * cols + 1, cols, dtype=self.torch.int64,
                                  device=like.device)
 
-    def to_numpy(self, x):
-        return x.detach().cpu().numpy()
-
 
 class _Cupy(_Adapter):
     name = "cupy"
@@ -233,9 +226,6 @@ class _Cupy(_Adapter):
     def offsets(self, like, rows, cols):
         with like.device:
             return self.cp.arange(0, rows * cols + 1, cols, dtype=self.cp.uint64)
-
-    def to_numpy(self, x):
-        return x.get()
 
 
 def _cai(obj, kind):
@@ -340,9 +330,6 @@ class _Jax(_Adapter):
         # host memory: the library reads it there (JAX without x64 has no uint64)
         return self.np.arange(0, rows * cols + 1, cols, dtype=self.np.uint64)
 
-    def to_numpy(self, x):
-        return self.np.asarray(x)
-
 
 class _CudaArrayInterface(_Adapter):
     """Any other object with __cuda_array_interface__ (Numba, ...): reductions and
@@ -367,7 +354,7 @@ class _CudaArrayInterface(_Adapter):
                         "PyTorch array (cupy.asarray(a) wraps it without a copy), or sort "
                         "in place with gpuprims.sort(a, out=a)")
 
-    copy = empty = empty_like = iota = offsets = to_numpy = _cannot
+    copy = empty = empty_like = iota = offsets = _cannot
 
 
 _FACTORIES = {"numpy": _Numpy, "torch": _Torch, "cupy": _Cupy, "jax": _Jax}

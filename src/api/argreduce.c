@@ -220,22 +220,11 @@ gp_status gp_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type, const void
   return GP_OK;
 }
 
-gp_status gp_argreduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type,
-                                        const void *in, const uint64_t *offsets, size_t nseg,
-                                        void *value_out, uint64_t *index_out) {
-  gp_status s = gp_check_ctx(ctx);
-  if (s != GP_OK) return s;
-  if ((s = check_seg_args(ctx, op, type, nseg, value_out, index_out))) return s;
-  if (nseg == 0) return GP_OK; /* nothing to answer */
-  if (!offsets)
-    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                   "offsets is NULL: pass nseg + 1 = %zu uint64 offsets", nseg + 1);
-  if (nseg > SIZE_MAX / 16)
-    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "nseg = %zu segments does not fit in memory", nseg);
-  if (gp_mem_kind_of(ctx, offsets) == GP_MEM_DEVICE)
-    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
-                   "offsets is device memory: gp_argreduce_segments_offsets reads them on the "
-                   "host (pass a host copy)");
+/* gp_argreduce_segments_offsets with the offsets in host memory. */
+static gp_status segments_run(gp_context *ctx, gp_op op, gp_dtype type, const void *in,
+                              const uint64_t *offsets, size_t nseg, void *value_out,
+                              uint64_t *index_out) {
+  gp_status s;
   for (size_t i = 0; i < nseg; i++) {
     if (offsets[i + 1] < offsets[i])
       return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
@@ -263,4 +252,31 @@ gp_status gp_argreduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type
   if ((s = seg_host(ctx, in, value_out, index_out))) return s;
   gp_cpu_argreduce_offsets(op, type, in, offsets, nseg, value_out, index_out);
   return GP_OK;
+}
+
+gp_status gp_argreduce_segments_offsets(gp_context *ctx, gp_op op, gp_dtype type,
+                                        const void *in, const uint64_t *offsets, size_t nseg,
+                                        void *value_out, uint64_t *index_out) {
+  gp_status s = gp_check_ctx(ctx);
+  if (s != GP_OK) return s;
+  if ((s = check_seg_args(ctx, op, type, nseg, value_out, index_out))) return s;
+  if (nseg == 0) return GP_OK; /* nothing to answer */
+  if (!offsets)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT,
+                   "offsets is NULL: pass nseg + 1 = %zu uint64 offsets", nseg + 1);
+  if (nseg > SIZE_MAX / 16)
+    return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "nseg = %zu segments does not fit in memory", nseg);
+  if (gp_mem_kind_of(ctx, offsets) != GP_MEM_DEVICE)
+    return segments_run(ctx, op, type, in, offsets, nseg, value_out, index_out);
+  if (ctx->backend != GP_BACKEND_CUDA) return gp_require_host(ctx, offsets, "offsets");
+  /* device offsets: read on the host (the plan balances long and short segments), after
+     the work already on the context's stream */
+  uint64_t *h = malloc((nseg + 1) * 8);
+  if (!h)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY, "no host memory for a copy of the %zu offsets",
+                   nseg + 1);
+  s = gp_copy_sync(ctx, h, offsets, (nseg + 1) * 8);
+  if (s == GP_OK) s = segments_run(ctx, op, type, in, h, nseg, value_out, index_out);
+  free(h);
+  return s;
 }
