@@ -31,9 +31,9 @@
 /* Thread t of nt: the best (key, index) of its elements of [b, e) (indices absolute),
  * (~0, NONE) when it has none. Its indices rise through the three loops, so the batch
  * rule of gp_arg_batch (a strictly better key replaces) keeps the first occurrence. */
-template <typename T, int MX>
+template <typename T>
 __device__ __forceinline__ void gp_as_scan(const T *__restrict__ in, size_t b, size_t e,
-                                           unsigned t, unsigned nt, gp_arg_u64 &bk,
+                                           unsigned t, unsigned nt, int mx, gp_arg_u64 &bk,
                                            gp_arg_u64 &bi) {
   constexpr unsigned W = 16 / sizeof(T);
   typedef typename gp_arg_kt<sizeof(T)>::type KT;
@@ -43,7 +43,7 @@ __device__ __forceinline__ void gp_as_scan(const T *__restrict__ in, size_t b, s
   size_t a = b + (mis ? W - mis : 0);
   if (a > e) a = e;
   for (size_t i = b + t; i < a; i += nt) {
-    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), MX)};
+    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), mx)};
     const gp_arg_u64 ix[1] = {i};
     gp_arg_batch(tk, bi, k, ix);
   }
@@ -60,7 +60,7 @@ __device__ __forceinline__ void gp_as_scan(const T *__restrict__ in, size_t b, s
     for (unsigned u = 0; u < 4; u++)
 #pragma unroll
       for (unsigned c = 0; c < W; c++) {
-        k[u * W + c] = (KT)gp_arg_key<T>(q[u].x[c], MX);
+        k[u * W + c] = (KT)gp_arg_key<T>(q[u].x[c], mx);
         ix[u * W + c] = a + (v + u * nt) * W + c;
       }
     gp_arg_batch(tk, bi, k, ix);
@@ -72,13 +72,13 @@ __device__ __forceinline__ void gp_as_scan(const T *__restrict__ in, size_t b, s
     gp_arg_u64 ix[W];
 #pragma unroll
     for (unsigned c = 0; c < W; c++) {
-      k[c] = (KT)gp_arg_key<T>(q.x[c], MX);
+      k[c] = (KT)gp_arg_key<T>(q.x[c], mx);
       ix[c] = a + v * W + c;
     }
     gp_arg_batch(tk, bi, k, ix);
   }
   for (size_t i = a + nv * W + t; i < e; i += nt) {
-    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), MX)};
+    const KT k[1] = {(KT)gp_arg_key<T>(__ldg(in + i), mx)};
     const gp_arg_u64 ix[1] = {i};
     gp_arg_batch(tk, bi, k, ix);
   }
@@ -103,26 +103,25 @@ __device__ __forceinline__ void gp_as_store(const T *__restrict__ in, size_t s, 
   if (iout) iout[s] = bi - b;
 }
 
-/* Where the segments are: rows of `len`, or device offsets. */
-struct gp_as_rows {
+/* Where the segments are: device offsets, or (off NULL) rows of `len`. */
+struct gp_as_segs {
+  const uint64_t *off;
   size_t len;
   __device__ __forceinline__ void at(size_t s, size_t &b, size_t &e) const {
-    b = s * len;
-    e = b + len;
-  }
-};
-struct gp_as_offs {
-  const uint64_t *off;
-  __device__ __forceinline__ void at(size_t s, size_t &b, size_t &e) const {
-    b = (size_t)off[s];
-    e = (size_t)off[s + 1];
+    if (off) {
+      b = (size_t)off[s];
+      e = (size_t)off[s + 1];
+    } else {
+      b = s * len;
+      e = b + len;
+    }
   }
 };
 
 /* G lanes a segment; segments of long_len elements or more are the chunk kernels'. */
-template <typename T, int MX, unsigned G, typename SEGS>
+template <typename T, unsigned G>
 __global__ __launch_bounds__(GP_AS_THREADS) void gp_as_group_kernel(
-    const T *__restrict__ in, SEGS segs, size_t nseg, size_t long_len, T *vout,
+    const T *__restrict__ in, gp_as_segs segs, size_t nseg, size_t long_len, int mx, T *vout,
     gp_arg_u64 *iout) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE, sub = lane % G;
   const size_t per_warp = GP_WARP_SIZE / G;
@@ -135,81 +134,76 @@ __global__ __launch_bounds__(GP_AS_THREADS) void gp_as_group_kernel(
     const bool live = s < nseg && e - b < long_len;
     if (!live) b = e = 0;
     gp_arg_u64 bk, bi;
-    gp_as_scan<T, MX>(in, b, e, sub, G, bk, bi);
+    gp_as_scan<T>(in, b, e, sub, G, mx, bk, bi);
     gp_as_group<G>(bk, bi);
     if (live && sub == 0) gp_as_store(in, s, b, bi, vout, iout);
   }
 }
 
-/* The chunks of long segments: rows (chunk j of row s is task s * chunks + j, `per`
- * elements), or offsets (task t is [task[2t], task[2t + 1]), listed by the host). */
-struct gp_as_row_chunks {
+/* The split of long segments: chunk t is [task[2t], task[2t + 1]) and long segment i is
+ * segment lng[2i] of the offsets, its chunks lng[2i + 1] .. lng[2i + 3] (lists the host
+ * made); or, task NULL, rows of `len` elements, `chunks` chunks of `per` elements each
+ * (chunk j of row s is chunk s * chunks + j), every row long. */
+struct gp_as_split_of {
+  const uint64_t *task, *lng, *off;
   size_t len, chunks, per;
-  __device__ __forceinline__ void at(size_t t, size_t &b, size_t &e) const {
+  __device__ __forceinline__ void chunk(size_t t, size_t &b, size_t &e) const {
+    if (task) {
+      b = (size_t)task[2 * t];
+      e = (size_t)task[2 * t + 1];
+      return;
+    }
     const size_t s = t / chunks, rb = s * len;
     b = rb + (t - s * chunks) * per;
     e = b + per < rb + len ? b + per : rb + len;
     if (b > e) b = e;
   }
-};
-struct gp_as_list_chunks {
-  const uint64_t *task;
-  __device__ __forceinline__ void at(size_t t, size_t &b, size_t &e) const {
-    b = (size_t)task[2 * t];
-    e = (size_t)task[2 * t + 1];
-  }
-};
-
-/* A warp a chunk: its best pair to rec[t]. */
-template <typename T, int MX, typename CHUNKS>
-__global__ __launch_bounds__(GP_AS_THREADS) void gp_as_chunk_kernel(const T *__restrict__ in,
-                                                                    CHUNKS chunks, size_t ntasks,
-                                                                    gp_arg_pair *rec) {
-  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
-  const size_t nw = (size_t)gridDim.x * GP_AS_WARPS;
-  for (size_t t = ((size_t)blockIdx.x * GP_AS_THREADS + threadIdx.x) / GP_WARP_SIZE; t < ntasks;
-       t += nw) {
-    size_t b, e;
-    chunks.at(t, b, e);
-    gp_arg_u64 bk, bi;
-    gp_as_scan<T, MX>(in, b, e, lane, GP_WARP_SIZE, bk, bi);
-    gp_as_group<GP_WARP_SIZE>(bk, bi);
-    if (lane == 0) rec[t] = {bk, bi};
-  }
-}
-
-/* The long segments: rows (long segment i is row i, its chunks tasks i * chunks ..), or
- * offsets (long[2i] the segment, its chunks tasks long[2i + 1] .. long[2i + 3]). */
-struct gp_as_row_longs {
-  size_t len, chunks;
-  __device__ __forceinline__ void at(size_t i, size_t &s, size_t &b, size_t &t0, size_t &t1) const {
+  __device__ __forceinline__ void seg(size_t i, size_t &s, size_t &b, size_t &t0,
+                                      size_t &t1) const {
+    if (task) {
+      s = (size_t)lng[2 * i];
+      b = (size_t)off[s];
+      t0 = (size_t)lng[2 * i + 1];
+      t1 = (size_t)lng[2 * i + 3];
+      return;
+    }
     s = i;
     b = i * len;
     t0 = i * chunks;
     t1 = t0 + chunks;
   }
 };
-struct gp_as_list_longs {
-  const uint64_t *lng, *off;
-  __device__ __forceinline__ void at(size_t i, size_t &s, size_t &b, size_t &t0, size_t &t1) const {
-    s = (size_t)lng[2 * i];
-    b = (size_t)off[s];
-    t0 = (size_t)lng[2 * i + 1];
-    t1 = (size_t)lng[2 * i + 3];
+
+/* A warp a chunk: its best pair to rec[t]. */
+template <typename T>
+__global__ __launch_bounds__(GP_AS_THREADS) void gp_as_chunk_kernel(const T *__restrict__ in,
+                                                                    gp_as_split_of sp,
+                                                                    size_t ntasks, int mx,
+                                                                    gp_arg_pair *rec) {
+  const unsigned lane = threadIdx.x % GP_WARP_SIZE;
+  const size_t nw = (size_t)gridDim.x * GP_AS_WARPS;
+  for (size_t t = ((size_t)blockIdx.x * GP_AS_THREADS + threadIdx.x) / GP_WARP_SIZE; t < ntasks;
+       t += nw) {
+    size_t b, e;
+    sp.chunk(t, b, e);
+    gp_arg_u64 bk, bi;
+    gp_as_scan<T>(in, b, e, lane, GP_WARP_SIZE, mx, bk, bi);
+    gp_as_group<GP_WARP_SIZE>(bk, bi);
+    if (lane == 0) rec[t] = {bk, bi};
   }
-};
+}
 
 /* A warp a long segment: the best of its chunks' pairs. */
-template <typename T, typename LONGS>
+template <typename T>
 __global__ __launch_bounds__(GP_AS_THREADS) void gp_as_combine_kernel(
-    const T *__restrict__ in, LONGS longs, size_t nlong, const gp_arg_pair *rec, T *vout,
+    const T *__restrict__ in, gp_as_split_of sp, size_t nlong, const gp_arg_pair *rec, T *vout,
     gp_arg_u64 *iout) {
   const unsigned lane = threadIdx.x % GP_WARP_SIZE;
   const size_t nw = (size_t)gridDim.x * GP_AS_WARPS;
   for (size_t i = ((size_t)blockIdx.x * GP_AS_THREADS + threadIdx.x) / GP_WARP_SIZE; i < nlong;
        i += nw) {
     size_t s, b, t0, t1;
-    longs.at(i, s, b, t0, t1);
+    sp.seg(i, s, b, t0, t1);
     gp_arg_u64 bk = ~0ull, bi = ~0ull;
     for (size_t t = t0 + lane; t < t1; t += GP_WARP_SIZE) gp_arg_take(bk, bi, rec[t].k, rec[t].i);
     gp_as_group<GP_WARP_SIZE>(bk, bi);
@@ -225,46 +219,45 @@ static unsigned gp_as_grid(gp_context *ctx, K kernel, int *per_sm, size_t want) 
   return (unsigned)(want < 1 ? 1 : want < res ? want : res);
 }
 
-template <typename T, int MX, unsigned G, typename SEGS>
-static gp_status gp_as_group_launch(gp_context *ctx, const T *in, SEGS segs, size_t nseg,
-                                    size_t long_len, T *vout, gp_arg_u64 *iout) {
+template <typename T, unsigned G>
+static gp_status gp_as_group_launch(gp_context *ctx, const T *in, gp_as_segs segs, size_t nseg,
+                                    size_t long_len, int mx, T *vout, gp_arg_u64 *iout) {
   static int per_sm[GP_RESIDENT_MAX_DEVICES];
   const size_t per_block = GP_AS_THREADS / G;
-  const unsigned g = gp_as_grid(ctx, gp_as_group_kernel<T, MX, G, SEGS>, per_sm,
+  const unsigned g = gp_as_grid(ctx, gp_as_group_kernel<T, G>, per_sm,
                                 (nseg + per_block - 1) / per_block);
-  gp_as_group_kernel<T, MX, G, SEGS><<<g, GP_AS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
-      in, segs, nseg, long_len, vout, iout);
+  gp_as_group_kernel<T, G><<<g, GP_AS_THREADS, 0, (cudaStream_t)ctx->stream>>>(
+      in, segs, nseg, long_len, mx, vout, iout);
   GP_LAUNCH_CHECK(ctx, "gp_as_group_kernel", g, GP_AS_THREADS, 0);
   return GP_OK;
 }
 
 /* Lanes a segment for segments of about `len` elements: about four 16-byte vectors a
  * lane, a warp from 32 up. */
-template <typename T, int MX, typename SEGS>
-static gp_status gp_as_groups(gp_context *ctx, const T *in, SEGS segs, size_t nseg, size_t len,
-                              size_t long_len, T *vout, gp_arg_u64 *iout) {
+template <typename T>
+static gp_status gp_as_groups(gp_context *ctx, const T *in, gp_as_segs segs, size_t nseg,
+                              size_t len, size_t long_len, int mx, T *vout, gp_arg_u64 *iout) {
   const size_t v = len / (4 * (16 / sizeof(T)));
-  if (v < 2) return gp_as_group_launch<T, MX, 1>(ctx, in, segs, nseg, long_len, vout, iout);
-  if (v < 4) return gp_as_group_launch<T, MX, 2>(ctx, in, segs, nseg, long_len, vout, iout);
-  if (v < 8) return gp_as_group_launch<T, MX, 4>(ctx, in, segs, nseg, long_len, vout, iout);
-  if (v < 16) return gp_as_group_launch<T, MX, 8>(ctx, in, segs, nseg, long_len, vout, iout);
-  if (v < 32) return gp_as_group_launch<T, MX, 16>(ctx, in, segs, nseg, long_len, vout, iout);
-  return gp_as_group_launch<T, MX, 32>(ctx, in, segs, nseg, long_len, vout, iout);
+  if (v < 2) return gp_as_group_launch<T, 1>(ctx, in, segs, nseg, long_len, mx, vout, iout);
+  if (v < 4) return gp_as_group_launch<T, 2>(ctx, in, segs, nseg, long_len, mx, vout, iout);
+  if (v < 8) return gp_as_group_launch<T, 4>(ctx, in, segs, nseg, long_len, mx, vout, iout);
+  if (v < 16) return gp_as_group_launch<T, 8>(ctx, in, segs, nseg, long_len, mx, vout, iout);
+  if (v < 32) return gp_as_group_launch<T, 16>(ctx, in, segs, nseg, long_len, mx, vout, iout);
+  return gp_as_group_launch<T, 32>(ctx, in, segs, nseg, long_len, mx, vout, iout);
 }
 
-template <typename T, int MX, typename CHUNKS, typename LONGS>
-static gp_status gp_as_split(gp_context *ctx, const T *in, CHUNKS chunks, size_t ntasks,
-                             LONGS longs, size_t nlong, gp_arg_pair *rec, T *vout,
-                             gp_arg_u64 *iout) {
+template <typename T>
+static gp_status gp_as_split(gp_context *ctx, const T *in, gp_as_split_of sp, size_t ntasks,
+                             size_t nlong, int mx, gp_arg_pair *rec, T *vout, gp_arg_u64 *iout) {
   static int per_sm_c[GP_RESIDENT_MAX_DEVICES], per_sm_l[GP_RESIDENT_MAX_DEVICES];
   cudaStream_t st = (cudaStream_t)ctx->stream;
-  const unsigned g = gp_as_grid(ctx, gp_as_chunk_kernel<T, MX, CHUNKS>, per_sm_c,
+  const unsigned g = gp_as_grid(ctx, gp_as_chunk_kernel<T>, per_sm_c,
                                 (ntasks + GP_AS_WARPS - 1) / GP_AS_WARPS);
-  gp_as_chunk_kernel<T, MX, CHUNKS><<<g, GP_AS_THREADS, 0, st>>>(in, chunks, ntasks, rec);
+  gp_as_chunk_kernel<T><<<g, GP_AS_THREADS, 0, st>>>(in, sp, ntasks, mx, rec);
   GP_LAUNCH_CHECK(ctx, "gp_as_chunk_kernel", g, GP_AS_THREADS, 0);
-  const unsigned gl = gp_as_grid(ctx, gp_as_combine_kernel<T, LONGS>, per_sm_l,
+  const unsigned gl = gp_as_grid(ctx, gp_as_combine_kernel<T>, per_sm_l,
                                  (nlong + GP_AS_WARPS - 1) / GP_AS_WARPS);
-  gp_as_combine_kernel<T, LONGS><<<gl, GP_AS_THREADS, 0, st>>>(in, longs, nlong, rec, vout, iout);
+  gp_as_combine_kernel<T><<<gl, GP_AS_THREADS, 0, st>>>(in, sp, nlong, rec, vout, iout);
   GP_LAUNCH_CHECK(ctx, "gp_as_combine_kernel", gl, GP_AS_THREADS, 0);
   return GP_OK;
 }
@@ -278,25 +271,25 @@ static size_t gp_as_row_chunks_of(size_t row_len, size_t nrows) {
   return r < 2 ? 1 : r;
 }
 
-template <typename T, int MX>
-static gp_status gp_as_rows_run(gp_context *ctx, const void *d_in, size_t row_len, size_t nrows,
-                                void *scratch, void *d_value, uint64_t *d_index) {
+template <typename T>
+static gp_status gp_as_rows_run(gp_context *ctx, int mx, const void *d_in, size_t row_len,
+                                size_t nrows, void *scratch, void *d_value, uint64_t *d_index) {
   const T *in = static_cast<const T *>(d_in);
   T *vout = static_cast<T *>(d_value);
   gp_arg_u64 *iout = reinterpret_cast<gp_arg_u64 *>(d_index);
   const size_t chunks = gp_as_row_chunks_of(row_len, nrows);
   if (chunks == 1)
-    return gp_as_groups<T, MX>(ctx, in, gp_as_rows{row_len}, nrows, row_len, ~(size_t)0, vout,
-                               iout);
+    return gp_as_groups<T>(ctx, in, gp_as_segs{NULL, row_len}, nrows, row_len, ~(size_t)0, mx,
+                           vout, iout);
   /* chunk starts stay 16-byte aligned when the rows are */
   const size_t per = ((row_len + chunks - 1) / chunks + 3) & ~(size_t)3;
-  return gp_as_split<T, MX>(ctx, in, gp_as_row_chunks{row_len, chunks, per}, nrows * chunks,
-                            gp_as_row_longs{row_len, chunks}, nrows,
-                            static_cast<gp_arg_pair *>(scratch), vout, iout);
+  return gp_as_split<T>(ctx, in, gp_as_split_of{NULL, NULL, NULL, row_len, chunks, per},
+                        nrows * chunks, nrows, mx, static_cast<gp_arg_pair *>(scratch), vout,
+                        iout);
 }
 
-template <typename T, int MX>
-static gp_status gp_as_offs_run(gp_context *ctx, const void *d_in, const uint64_t *d_off,
+template <typename T>
+static gp_status gp_as_offs_run(gp_context *ctx, int mx, const void *d_in, const uint64_t *d_off,
                                 size_t nseg, const gp_cuda_argseg_plan *plan,
                                 const uint64_t *d_words, void *scratch, void *d_value,
                                 uint64_t *d_index) {
@@ -305,25 +298,24 @@ static gp_status gp_as_offs_run(gp_context *ctx, const void *d_in, const uint64_
   gp_arg_u64 *iout = reinterpret_cast<gp_arg_u64 *>(d_index);
   gp_status s = GP_OK;
   if (plan->nlong < nseg)
-    s = gp_as_groups<T, MX>(ctx, in, gp_as_offs{d_off}, nseg, plan->short_avg, plan->long_len,
-                            vout, iout);
+    s = gp_as_groups<T>(ctx, in, gp_as_segs{d_off, 0}, nseg, plan->short_avg, plan->long_len,
+                        mx, vout, iout);
   if (s != GP_OK || plan->nlong == 0) return s;
-  return gp_as_split<T, MX>(ctx, in, gp_as_list_chunks{d_words}, plan->ntasks,
-                            gp_as_list_longs{d_words + 2 * plan->ntasks, d_off}, plan->nlong,
-                            static_cast<gp_arg_pair *>(scratch), vout, iout);
+  return gp_as_split<T>(ctx, in,
+                        gp_as_split_of{d_words, d_words + 2 * plan->ntasks, d_off, 0, 0, 0},
+                        plan->ntasks, plan->nlong, mx, static_cast<gp_arg_pair *>(scratch),
+                        vout, iout);
 }
 
-/* (type, op) to RUN<T, MX>(args...) */
-#define GP_AS_DISPATCH(RUN, type, mx, ...)                                                \
+/* type to RUN<T>(args...) */
+#define GP_AS_DISPATCH(RUN, type, ...)                                                    \
   switch (type) {                                                                          \
-  case GP_F32: return mx ? RUN<float, 1>(__VA_ARGS__) : RUN<float, 0>(__VA_ARGS__);        \
-  case GP_F64: return mx ? RUN<double, 1>(__VA_ARGS__) : RUN<double, 0>(__VA_ARGS__);      \
-  case GP_I32: return mx ? RUN<int, 1>(__VA_ARGS__) : RUN<int, 0>(__VA_ARGS__);            \
-  case GP_I64: return mx ? RUN<long long, 1>(__VA_ARGS__) : RUN<long long, 0>(__VA_ARGS__); \
-  case GP_U32: return mx ? RUN<unsigned, 1>(__VA_ARGS__) : RUN<unsigned, 0>(__VA_ARGS__);  \
-  case GP_U64:                                                                             \
-    return mx ? RUN<unsigned long long, 1>(__VA_ARGS__)                                    \
-              : RUN<unsigned long long, 0>(__VA_ARGS__);                                   \
+  case GP_F32: return RUN<float>(__VA_ARGS__);                                             \
+  case GP_F64: return RUN<double>(__VA_ARGS__);                                            \
+  case GP_I32: return RUN<int>(__VA_ARGS__);                                               \
+  case GP_I64: return RUN<long long>(__VA_ARGS__);                                         \
+  case GP_U32: return RUN<unsigned>(__VA_ARGS__);                                          \
+  case GP_U64: return RUN<unsigned long long>(__VA_ARGS__);                                \
   }
 
 extern "C" size_t gp_cuda_argreduce_rows_scratch_bytes(size_t row_len, size_t nrows) {
@@ -334,7 +326,7 @@ extern "C" size_t gp_cuda_argreduce_rows_scratch_bytes(size_t row_len, size_t nr
 extern "C" gp_status gp_cuda_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype type,
                                             const void *d_in, size_t row_len, size_t nrows,
                                             void *scratch, void *d_value, uint64_t *d_index) {
-  GP_AS_DISPATCH(gp_as_rows_run, type, op == GP_MAX, ctx, d_in, row_len, nrows, scratch, d_value,
+  GP_AS_DISPATCH(gp_as_rows_run, type, ctx, op == GP_MAX, d_in, row_len, nrows, scratch, d_value,
                  d_index)
   return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
 }
@@ -398,7 +390,7 @@ extern "C" gp_status gp_cuda_argreduce_offsets(gp_context *ctx, gp_op op, gp_dty
                                                size_t nseg, const gp_cuda_argseg_plan *plan,
                                                const uint64_t *d_words, void *scratch,
                                                void *d_value, uint64_t *d_index) {
-  GP_AS_DISPATCH(gp_as_offs_run, type, op == GP_MAX, ctx, d_in, d_off, nseg, plan, d_words,
+  GP_AS_DISPATCH(gp_as_offs_run, type, ctx, op == GP_MAX, d_in, d_off, nseg, plan, d_words,
                  scratch, d_value, d_index)
   return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
 }
