@@ -21,25 +21,12 @@
 
 #define GP_AS_THREADS 256u
 #define GP_AS_WARPS (GP_AS_THREADS / GP_WARP_SIZE)
-/* A chunk (gp_as_chunk_for): GP_AS_CHUNK_MIN elements, doubled while the call's
- * elements make more than GP_AS_WANT_TASKS chunks (about two warps a warp slot of an
- * H200: a warp a segment of fewer left most slots empty) up to GP_AS_CHUNK, then while
- * they make more than GP_AS_MAX_TASKS. Segments (rows) of two chunks or more are long;
- * a row has at most GP_AS_MAX_CHUNKS chunks, and rows GP_AS_MAX_TASKS in all. H200,
- * 2026-12-05 (s31-c, docs/perf/reduce.md), f32 argmax with chunks of 8192 always: rows of
- * 8192 / 65536 at 2^24 0.885 / 0.975x CUB, offsets "large" (8192..32768) 0.431x. */
-#define GP_AS_CHUNK_MIN ((size_t)1024)
+/* A chunk: 8192 elements (the segmented sums' chunk, reduce_segments.cu), doubled for
+ * offsets until the call has at most about GP_AS_MAX_TASKS chunks. Rows: at most
+ * GP_AS_MAX_CHUNKS chunks a row and GP_AS_MAX_TASKS in all. */
 #define GP_AS_CHUNK ((size_t)8192)
-#define GP_AS_WANT_TASKS ((uint64_t)16384)
 #define GP_AS_MAX_CHUNKS ((size_t)1024)
 #define GP_AS_MAX_TASKS ((size_t)32768)
-
-static uint64_t gp_as_chunk_for(uint64_t total) {
-  uint64_t c = GP_AS_CHUNK_MIN;
-  while (c < GP_AS_CHUNK && total / c > GP_AS_WANT_TASKS) c *= 2;
-  while (total / c > GP_AS_MAX_TASKS) c *= 2;
-  return c;
-}
 
 /* Thread t of nt: the best (key, index) of its elements of [b, e) (indices absolute),
  * (~0, NONE) when it has none. Its indices rise through the three loops, so the batch
@@ -277,9 +264,8 @@ static gp_status gp_as_split(gp_context *ctx, const T *in, gp_as_split_of sp, si
 
 /* Chunks a row for the split path, 1 when rows are not split. */
 static size_t gp_as_row_chunks_of(size_t row_len, size_t nrows) {
-  const uint64_t c = nrows ? gp_as_chunk_for((uint64_t)row_len * nrows) : 0;
-  if (nrows == 0 || row_len < 2 * c) return 1;
-  size_t r = (size_t)((row_len + c - 1) / c);
+  if (nrows == 0 || row_len < 2 * GP_AS_CHUNK) return 1;
+  size_t r = (row_len + GP_AS_CHUNK - 1) / GP_AS_CHUNK;
   if (r > GP_AS_MAX_CHUNKS) r = GP_AS_MAX_CHUNKS;
   if (r > GP_AS_MAX_TASKS / nrows) r = GP_AS_MAX_TASKS / nrows;
   return r < 2 ? 1 : r;
@@ -345,9 +331,18 @@ extern "C" gp_status gp_cuda_argreduce_rows(gp_context *ctx, gp_op op, gp_dtype 
   return gp_fail(ctx, GP_ERR_INVALID_ARGUMENT, "unknown dtype %d", (int)type);
 }
 
+/* The chunk size: GP_AS_CHUNK, doubled until the call's elements make at most
+ * GP_AS_MAX_TASKS chunks; segments of two chunks or more are long. */
+static uint64_t gp_as_offs_chunk(const uint64_t *h_off, size_t nseg) {
+  const uint64_t total = h_off[nseg] - h_off[0];
+  uint64_t c = GP_AS_CHUNK;
+  while (total / c > GP_AS_MAX_TASKS) c *= 2;
+  return c;
+}
+
 extern "C" size_t gp_cuda_argreduce_offsets_plan(const uint64_t *h_off, size_t nseg,
                                                  gp_cuda_argseg_plan *plan) {
-  const uint64_t c = gp_as_chunk_for(h_off[nseg] - h_off[0]);
+  const uint64_t c = gp_as_offs_chunk(h_off, nseg);
   plan->long_len = 2 * c;
   plan->ntasks = plan->nlong = 0;
   uint64_t short_total = 0;
