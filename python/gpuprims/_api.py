@@ -288,7 +288,7 @@ def argmax(a, axis: Optional[int] = None, *, offsets=None, ctx: Optional[Context
 
     axis=-1 (an array of 2 or more dimensions): the index in each row along the last
     axis, an int64 array of shape a.shape[:-1], like numpy.argmax(a, axis=-1); offsets
-    (a 1-d a, nseg + 1 int64 or uint64 host offsets, as in sum()): the index within each
+    (a 1-d a, nseg + 1 int64 or uint64 offsets, as in sum()): the index within each
     segment offsets[i]:offsets[i+1], shape (nseg,); both on a's device (JAX needs
     jax_enable_x64 for the int64 result). Rows or segments of 0 elements raise
     InvalidArgumentError. Device offsets of a GPU array are copied to the host first
