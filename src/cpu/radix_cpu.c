@@ -10,6 +10,7 @@
 #include "cpu/radix_cpu.h"
 #include "cpu/argsort_packed.h"
 #include "cpu/sort_cpu.h"
+#include "cpu/vqsort.h"
 #include "cpu/vsort.h"
 
 #include <stdint.h>
@@ -314,6 +315,10 @@ static void rx_short(const rx_ops *ops, size_t kb, int vb, size_t vmax, char *k,
     else gp_cpu_vsort64((uint64_t *)k, len, c, desc);
     return;
   }
+  if (!vb && gp_cpu_vqsort_ok(kb)) { /* longer keys alone: the vector quicksort */
+    gp_cpu_vqsort(k, kb, len, c, desc, 1);
+    return;
+  }
   ops->serial(k, vb ? v : NULL, len, c, desc, w);
 }
 
@@ -340,6 +345,11 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
   if (nseg == 1 && longest <= vmax) { /* no scratch to plan, no OpenMP region */
     rx_short(ops, kb, vb, vmax, (char *)keys + (offs ? (size_t)offs[0] : 0) * kb, NULL,
              longest, c, desc, NULL);
+    return GP_OK;
+  }
+  if (nseg == 1 && !vb && gp_cpu_vqsort_ok(kb)) { /* one array of keys alone */
+    gp_cpu_vqsort((char *)keys + (offs ? (size_t)offs[0] : 0) * kb, kb, longest, c, desc,
+                  rx_threads());
     return GP_OK;
   }
   const int par = longest > RX_CACHE_KEYS;
