@@ -8,6 +8,7 @@
 #include "check.h"
 #include "sort_check.h"
 #include "cpu/sort_cpu.h"
+#include "cpu/vqsort.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -325,6 +326,66 @@ static void check_sort(gp_dtype t, int p, size_t n, gp_order order, gp_sort_algo
   free(ref);
 }
 
+/* The vector quicksort (cpu/vqsort.h) on the inputs that steer its partitions: most keys
+ * the least one (a pivot with nothing below it), all keys the greatest (no key above the
+ * pivot's successor), two values, an organ pipe; with the introsort bound and with 0, 1
+ * and 3 partition steps before heapsort (only adversarial inputs reach it otherwise); one
+ * and two threads. Against the qsort reference, bit for bit. */
+enum { VQ_LEAST, VQ_GREATEST, VQ_TWO, VQ_PIPE, VQ_RANDOM, VQ_KINDS };
+static void vq_fill(gp_dtype t, int kind, char *b, size_t n) {
+  const size_t es = gp_dtype_size(t);
+  char lo[8], hi[8];
+  sc_rand_elem(t, lo);
+  sc_rand_elem(t, hi);
+  if (kind == VQ_GREATEST) memset(hi, 0xFF, 8); /* the largest U32/U64, a NaN of floats */
+  for (size_t i = 0; i < n; i++) {
+    char *e = b + i * es;
+    if (kind == VQ_LEAST) {
+      if (check_rand64() % 10) memcpy(e, lo, es);
+      else sc_rand_elem(t, e);
+    } else if (kind == VQ_GREATEST) {
+      memcpy(e, hi, es);
+    } else if (kind == VQ_TWO) {
+      memcpy(e, check_rand64() % 2 ? hi : lo, es);
+    } else if (kind == VQ_PIPE) {
+      const uint64_t v = i < n / 2 ? i : n - i;
+      memcpy(e, &v, es); /* little-endian: the low bytes */
+    } else {
+      sc_rand_elem(t, e);
+    }
+  }
+}
+static void check_vqsort(void) {
+  if (!gp_cpu_vqsort_ok(4)) {
+    printf("test_sort_cpu: no AVX-512 (or GPUPRIMS_CPU_VQSORT=0): the vector quicksort's "
+           "own checks do not apply here\n");
+    return;
+  }
+  const size_t ns[] = {513, 600, 4099, 20000, 70001};
+  const int depths[] = {-1, 0, 1, 3};
+  for (int t = 0; t < GP_DTYPE_COUNT; t++)
+    for (int kind = 0; kind < VQ_KINDS; kind++)
+      for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (int d = 0; d < 4; d++) {
+          const gp_dtype dt = (gp_dtype)t;
+          const size_t n = ns[i], es = gp_dtype_size(dt);
+          const gp_order o = (gp_order)((i + (size_t)d) & 1);
+          const int threads = 1 + (int)((i + (size_t)kind) & 1);
+          char *k = (char *)malloc(n * es), *ref = (char *)malloc(n * es);
+          vq_fill(dt, kind, k, n);
+          memcpy(ref, k, n * es);
+          sc_reference(dt, ref, n, n, o);
+          gp_cpu_vqsort_depth(k, es, n, gp_key_class_of(dt), o == GP_DESCENDING, threads,
+                              depths[d]);
+          const size_t at = sc_first_diff(k, ref, n, es);
+          CHECK_MSG(at == n, "vqsort %s kind %d n=%zu %s depth %d threads %d: first "
+                    "difference at %zu", gp_dtype_name(dt), kind, n, o ? "desc" : "asc",
+                    depths[d], threads, at);
+          free(k);
+          free(ref);
+        }
+}
+
 /* gp_sort_copy: out sorted against the reference, in untouched, bad arguments refused */
 static void check_sort_copy(gp_dtype t, int p, size_t n, gp_order order) {
   size_t es = gp_dtype_size(t);
@@ -580,6 +641,7 @@ int main(void) {
   check_normal(GP_F64, ((size_t)1 << 20) + 9, GP_ASCENDING, 1);
   check_offsets_matrix();
   check_thread_independence();
+  check_vqsort();
 
   gp_destroy(ctx);
   return check_summary("test_sort_cpu");

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* parts at least this long become OpenMP tasks of their own */
-#define QS_TASK_MIN ((size_t)1 << 15)
+#define QS_TASK_MIN ((size_t)1 << 13)
 
 #ifdef GP_CPU_X86
 #include <immintrin.h>
@@ -55,16 +55,24 @@ static void vq_net64(uint64_t *k, size_t n) { gp_cpu_vsort64(k, n, GP_KEY_UNSIGN
 #define QW_BASE 256
 #include "cpu/vqsort_impl.h"
 
+void gp_cpu_vqsort_depth(void *keys, size_t kb, size_t n, gp_key_class c, int desc,
+                         int nthreads, int depth) {
+  if (kb == 4) sort_k32((uint32_t *)keys, n, c, desc, nthreads, depth);
+  else sort_k64((uint64_t *)keys, n, c, desc, nthreads, depth);
+}
 void gp_cpu_vqsort(void *keys, size_t kb, size_t n, gp_key_class c, int desc, int nthreads) {
-  if (kb == 4) sort_k32((uint32_t *)keys, n, c, desc, nthreads);
-  else sort_k64((uint64_t *)keys, n, c, desc, nthreads);
+  gp_cpu_vqsort_depth(keys, kb, n, c, desc, nthreads, -1);
 }
 #else
 int gp_cpu_vqsort_ok(size_t kb) {
   (void)kb;
   return 0;
 }
+void gp_cpu_vqsort_depth(void *keys, size_t kb, size_t n, gp_key_class c, int desc,
+                         int nthreads, int depth) {
+  (void)keys, (void)kb, (void)n, (void)c, (void)desc, (void)nthreads, (void)depth;
+}
 void gp_cpu_vqsort(void *keys, size_t kb, size_t n, gp_key_class c, int desc, int nthreads) {
-  (void)keys, (void)kb, (void)n, (void)c, (void)desc, (void)nthreads;
+  gp_cpu_vqsort_depth(keys, kb, n, c, desc, nthreads, -1);
 }
 #endif

@@ -21,4 +21,10 @@ int gp_cpu_vqsort_ok(size_t kb);
  * Only where gp_cpu_vqsort_ok(kb). */
 void gp_cpu_vqsort(void *keys, size_t kb, size_t n, gp_key_class c, int desc, int nthreads);
 
+/* The same with at most `depth` partition steps on any path before the rest goes to
+ * heapsort (depth < 0: introsort's 2 log2(n) + 4, as gp_cpu_vqsort; the tests use 0 and
+ * 1 to run the heapsort, which only adversarial inputs reach). */
+void gp_cpu_vqsort_depth(void *keys, size_t kb, size_t n, gp_key_class c, int desc,
+                         int nthreads, int depth);
+
 #endif

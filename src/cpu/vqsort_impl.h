@@ -163,9 +163,12 @@ GP_CPU_AVX512 static void QW(code)(QW_KT *k, size_t n, gp_key_class c, int desc,
     for (size_t i = 0; i < n; i++) k[i] = k[i] ^ (((QW_KT)0 - (k[i] >> sh)) & a) ^ b;
 }
 
-static void QW(sort)(QW_KT *k, size_t n, gp_key_class c, int desc, int nthreads) {
-  int depth = 4;
-  for (size_t m = n; m > 1; m >>= 1) depth += 2;
+/* depth < 0: the introsort bound, 2 log2(n) + 4 splits before heapsort */
+static void QW(sort)(QW_KT *k, size_t n, gp_key_class c, int desc, int nthreads, int depth) {
+  if (depth < 0) {
+    depth = 4;
+    for (size_t m = n; m > 1; m >>= 1) depth += 2;
+  }
   QW(code)(k, n, c, desc, 0);
   if (nthreads > 1 && n >= 2 * QS_TASK_MIN) {
 #ifdef _OPENMP
