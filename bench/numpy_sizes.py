@@ -98,6 +98,8 @@ def one_d_cases(rng, n):
         fail("argmax f32 n=%d" % n)
     check_equal(gpuprims.sort(f32), np.sort(f32), "sort f32 n=%d" % n)
     check_equal(gpuprims.sort(i32), np.sort(i32), "sort i32 n=%d" % n)
+    check_equal(gpuprims.sort(f64), np.sort(f64), "sort f64 n=%d" % n)
+    check_equal(gpuprims.sort(i64), np.sort(i64), "sort i64 n=%d" % n)
     check_equal(gpuprims.argsort(i32), np.argsort(i32, kind="stable"), "argsort i32 n=%d" % n)
     cases = [
         ("sum", "f32", lambda: gpuprims.sum(f32), lambda: np.sum(f32)),
@@ -115,6 +117,8 @@ def one_d_cases(rng, n):
         ("argmax", "i64", lambda: gpuprims.argmax(i64), lambda: np.argmax(i64)),
         ("argsort", "f64", lambda: gpuprims.argsort(f64),
          lambda: np.argsort(f64, kind="stable")),
+        ("sort", "f64", lambda: gpuprims.sort(f64), lambda: np.sort(f64)),
+        ("sort", "i64", lambda: gpuprims.sort(i64), lambda: np.sort(i64)),
     ]
     if n >= 64:
         k = 16

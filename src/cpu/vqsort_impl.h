@@ -65,13 +65,14 @@ GP_CPU_AVX512 static size_t QW(partition)(QW_KT *k, size_t n, QW_KT p) {
   return lw;
 }
 
-/* The pivot: the median of 64 keys spread over the range (n > QW_BASE >= 64). */
+/* The pivot: the median of 16 to 64 keys spread over the range (n > QW_BASE >= 64); a
+ * short range's split costs less than sorting 64 samples. */
 static QW_KT QW(pivot)(const QW_KT *k, size_t n) {
   QW_KT s[64];
-  const size_t step = n / 64;
-  for (size_t i = 0; i < 64; i++) s[i] = k[i * step + step / 2];
-  QW_VSORT(s, 64);
-  return s[32];
+  const size_t m = n >= 8192 ? 64 : n >= 1024 ? 32 : 16, step = n / m;
+  for (size_t i = 0; i < m; i++) s[i] = k[i * step + step / 2];
+  QW_VSORT(s, m);
+  return s[m / 2];
 }
 
 /* Heapsort: the fallback when partitions keep coming out lopsided (introsort's bound) */
