@@ -347,9 +347,12 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
              longest, c, desc, NULL);
     return GP_OK;
   }
-  if (nseg == 1 && !vb && gp_cpu_vqsort_ok(kb)) { /* one array of keys alone */
-    gp_cpu_vqsort((char *)keys + (offs ? (size_t)offs[0] : 0) * kb, kb, longest, c, desc,
-                  rx_threads());
+  /* one array of keys alone: the vector quicksort, where one thread sorts it or two
+     share it (its first partitions run in one thread; with more threads the parallel
+     radix passes, measured on a 16-core host, are kept) */
+  const int nt = rx_threads();
+  if (nseg == 1 && !vb && gp_cpu_vqsort_ok(kb) && (longest <= RX_CACHE_KEYS || nt <= 2)) {
+    gp_cpu_vqsort((char *)keys + (offs ? (size_t)offs[0] : 0) * kb, kb, longest, c, desc, nt);
     return GP_OK;
   }
   const int par = longest > RX_CACHE_KEYS;
