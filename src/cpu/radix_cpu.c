@@ -3,7 +3,9 @@
  * array gets one parallel MSD pass with write-combined scatter into cache-sized buckets,
  * each then finished in one thread (LSD in cache, after further MSD splits when many
  * bits are left); small arrays and segments are such serial sorts run side by side
- * (short runs of keys alone: a vector network, cpu/vsort.h). The
+ * (short runs of keys alone: a vector network, cpu/vsort.h; longer ones, and one array
+ * of keys alone that one or two threads sort, on AVX-512: the vector quicksort,
+ * cpu/vqsort.h). The
  * one stable order makes the result independent of the thread count and equal to the
  * GPU radix sort's, bit for bit. The per-width code is radix_cpu_impl.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */

@@ -3,7 +3,8 @@
  * of keys alone longer than the networks take; keys alone have one sorted order (equal
  * encoded keys are the same bits), so this unstable sort gives the stable radix sort's
  * bits. Where scattering radix digits is slow (a Xeon of the development machines:
- * 6 ns a key for a plain 8-bit LSD sort of 2^12 .. 2^16 keys) it is 2-4x faster. */
+ * 6 ns a key for a plain 8-bit LSD sort of 2^12 .. 2^16 keys) it is 1.3-3.8x faster than
+ * the radix sort from 2^12 to 2^24 keys (docs/perf/cpu.md). */
 #ifndef GP_CPU_VQSORT_H
 #define GP_CPU_VQSORT_H
 
