@@ -5,9 +5,9 @@
  * bits are left); small arrays and segments are such serial sorts run side by side
  * (short runs of keys alone: a vector network, cpu/vsort.h; longer ones, and one array
  * of keys alone that one or two threads sort, on AVX-512: the vector quicksort,
- * cpu/vqsort.h). The
- * one stable order makes the result independent of the thread count and equal to the
- * GPU radix sort's, bit for bit. The per-width code is radix_cpu_impl.h. */
+ * cpu/vqsort.h). The one stable order makes the result independent of the thread
+ * count and equal to the GPU radix sort's, bit for bit. The per-width code is
+ * radix_cpu_impl.h. */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "cpu/radix_cpu.h"
 #include "cpu/argsort_packed.h"
