@@ -34,6 +34,7 @@
  * and that Xeon: faster on the EPYC, within the noise on the Xeon). */
 #define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
 #define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
+#define RX_LSD_MIN_N 256      /* ... but fewer than this are split MSD (a histogram a digit costs more) */
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
 #define RX_LSD_BITS 11        /* widest serial digit */
 #define RX_MAX_DIGITS 8       /* 64 bits in 8-bit digits */

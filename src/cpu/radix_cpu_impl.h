@@ -301,7 +301,8 @@ static void RX(rec)(RX_KT *sk, RX_VT *sv, RX_KT *ok, RX_VT *ov, int d_is_s, int 
       RX(finish)(sk, sv, dk, dv, n, c, desc);
       return;
     }
-    if (n <= RX_CACHE_KEYS && (n < RX_SPLIT_MIN_N || span <= 2 * RX_LSD_BITS)) {
+    if (n < RX_INSERTION_MAX ||
+        (n >= RX_LSD_MIN_N && n <= RX_CACHE_KEYS && (n < RX_SPLIT_MIN_N || span <= 2 * RX_LSD_BITS))) {
       RX(lsd)(sk, sv, dk, dv, (RX_KT *)w->ak, (RX_VT *)w->av, (RX_KT *)w->bk,
               (RX_VT *)w->bv, n, lo, hi, w->hist);
       if (dk) RX(finish)(dk, dv, dk, dv, n, c, desc);
