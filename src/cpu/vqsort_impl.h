@@ -140,7 +140,6 @@ static void QW(qs_tasks)(QW_KT *k, size_t n, int depth) {
     const size_t m = QW(split)(k, n, &nl);
     QW_KT *hk = k + m;
     const size_t hn = n - m;
-    (void)hk;
 #ifdef _OPENMP
 #pragma omp task firstprivate(hk, hn, depth)
 #endif
