@@ -240,6 +240,24 @@ static void *rx_big_array(size_t bytes) {
   return p;
 }
 
+/* A block of `total` bytes of host scratch: the context's kept block when it is large
+ * enough, else a new one, kept by the context when total <= GP_CPU_SCRATCH_KEEP (the
+ * previous one freed) or returned in *owned for the caller to free. NULL: no memory. */
+static void *rx_host_block(gp_context *ctx, size_t total, void **owned) {
+  *owned = NULL;
+  if (ctx->cpu_scratch && ctx->cpu_scratch_bytes >= total) return ctx->cpu_scratch;
+  void *m = rx_big_array(total);
+  if (!m) return NULL;
+  if (total <= GP_CPU_SCRATCH_KEEP) {
+    free(ctx->cpu_scratch);
+    ctx->cpu_scratch = m;
+    ctx->cpu_scratch_bytes = total;
+  } else {
+    *owned = m;
+  }
+  return m;
+}
+
 /* Plans and takes the scratch: wk's pointers, and *big's when par_n (else NULL). *owned
  * is the block to free after the call (NULL when the context keeps it). */
 static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb, int vb,
@@ -260,23 +278,10 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
   const size_t btk = par_n ? round4k(par_n * kb) : 0, btv = par_n && vb ? round4k(par_n * (size_t)vb) : 0,
                buk = par_n && need_u ? round4k(par_n * kb) : 0;
   const size_t total = small + btk + btv + buk;
-  char *m;
-  *owned = NULL;
-  if (ctx->cpu_scratch && ctx->cpu_scratch_bytes >= total) {
-    m = (char *)ctx->cpu_scratch;
-  } else {
-    m = (char *)rx_big_array(total);
-    if (!m)
-      return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
-                     "cannot allocate %zu bytes of host scratch for the radix sort", total);
-    if (total <= GP_CPU_SCRATCH_KEEP) {
-      free(ctx->cpu_scratch);
-      ctx->cpu_scratch = m;
-      ctx->cpu_scratch_bytes = total;
-    } else {
-      *owned = m;
-    }
-  }
+  char *m = (char *)rx_host_block(ctx, total, owned);
+  if (!m)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                   "cannot allocate %zu bytes of host scratch for the radix sort", total);
   big->tk = btk ? m + small : NULL;
   big->tv = btv ? m + small + btk : NULL;
   big->uk = buk ? m + small + btk + btv : NULL;
@@ -306,6 +311,58 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
     w->cnt = (size_t *)m, m += cn;
     w->starts = (size_t *)m, m += round64(lv);
   }
+  return GP_OK;
+}
+
+/* Argsort and stable pairs of 4-byte keys by one 64-bit word a key, the encoded key
+ * above its index, sorted as keys alone by the vector quicksort (cpu/vqsort.h): the
+ * words are distinct, so equal keys keep their input order, the stable radix sort's
+ * result. Where the quicksort sorts words (AVX-512), one thread sorts them (up to
+ * RX_CACHE_KEYS) or at most two share them, and the indices fit the low half. */
+static int rx_words_ok(size_t kb, size_t n) {
+  return kb == 4 && n <= UINT32_MAX && gp_cpu_vqsort_ok(8) &&
+         (n <= RX_CACHE_KEYS || rx_threads() <= 2);
+}
+static void rx_words_sort(const uint32_t *k, size_t n, gp_key_class c, int desc, uint64_t *w) {
+  const gp_key_code q = gp_key_code_of(c, desc, 0);
+  for (size_t i = 0; i < n; i++) w[i] = (uint64_t)gp_key32_coded(k[i], q) << 32 | i;
+  gp_cpu_vqsort(w, 8, n, GP_KEY_UNSIGNED, 0, rx_threads());
+}
+/* gp_sort_pairs of n 4-byte keys with values of vb bytes, in place */
+static gp_status rx_pairs_words(gp_context *ctx, uint32_t *k, int vb, void *v, size_t n,
+                                gp_key_class c, int desc) {
+  void *owned;
+  uint64_t *w = (uint64_t *)rx_host_block(ctx, n * (8 + (size_t)vb), &owned);
+  if (!w)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                   "cannot allocate %zu bytes of host scratch for the sort", n * (8 + (size_t)vb));
+  char *vc = (char *)(w + n);
+  memcpy(vc, v, n * (size_t)vb);
+  rx_words_sort(k, n, c, desc, w);
+  for (size_t i = 0; i < n; i++) {
+    const size_t j = (uint32_t)w[i];
+    k[i] = gp_key32_dec((uint32_t)(w[i] >> 32), c, desc);
+    if (vb == 4) ((uint32_t *)v)[i] = ((const uint32_t *)(const void *)vc)[j];
+    else ((uint64_t *)v)[i] = ((const uint64_t *)(const void *)vc)[j];
+  }
+  free(owned);
+  return GP_OK;
+}
+/* gp_argsort of n 4-byte keys into indices of ib bytes (the words in indices itself when
+ * they are 8 bytes) */
+static gp_status rx_argsort_words(gp_context *ctx, const uint32_t *k, int ib, void *indices,
+                                  size_t n, gp_key_class c, int desc) {
+  void *owned = NULL;
+  uint64_t *w = ib == 8 ? (uint64_t *)indices : (uint64_t *)rx_host_block(ctx, n * 8, &owned);
+  if (!w)
+    return gp_fail(ctx, GP_ERR_OUT_OF_MEMORY,
+                   "cannot allocate %zu bytes of host scratch for the argsort", n * 8);
+  rx_words_sort(k, n, c, desc, w);
+  if (ib == 8)
+    for (size_t i = 0; i < n; i++) w[i] &= 0xffffffffu;
+  else
+    for (size_t i = 0; i < n; i++) ((uint32_t *)indices)[i] = (uint32_t)w[i];
+  free(owned);
   return GP_OK;
 }
 
@@ -354,6 +411,11 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
      share it (its first partitions run in one thread; with more threads the parallel
      radix passes, measured on a 16-core host, are kept) */
   const int nt = rx_threads();
+  if (nseg == 1 && vb && longest > 1 && rx_words_ok(kb, longest)) { /* one array of pairs */
+    const size_t off = offs ? (size_t)offs[0] : 0;
+    return rx_pairs_words(ctx, (uint32_t *)keys + off, vb, (char *)values + off * (size_t)vb,
+                          longest, c, desc);
+  }
   if (nseg == 1 && !vb && gp_cpu_vqsort_ok(kb) && (longest <= RX_CACHE_KEYS || nt <= 2)) {
     gp_cpu_vqsort((char *)keys + (offs ? (size_t)offs[0] : 0) * kb, kb, longest, c, desc, nt);
     return GP_OK;
@@ -447,6 +509,7 @@ gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtyp
   }
   if (kb == 8 && n <= GP_PACKED_MAX)
     return gp_cpu_argsort_packed64(ctx, kt, keys, ib, indices, n, order);
+  if (rx_words_ok(kb, n)) return rx_argsort_words(ctx, (const uint32_t *)keys, ib, indices, n, c, desc);
   rx_work wk;
   rx_big big;
   void *owned;
