@@ -319,10 +319,14 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
  * words are distinct, so equal keys keep their input order, the stable radix sort's
  * result. Where the quicksort sorts words (AVX-512), one thread sorts them (up to
  * RX_CACHE_KEYS) or at most two share them, and the indices fit the low half. */
-static int rx_words_ok(size_t kb, size_t n) {
-  return kb == 4 && n <= UINT32_MAX && gp_cpu_vqsort_ok(8) &&
-         (n <= RX_CACHE_KEYS || rx_threads() <= 2);
+static int rx_words_ok(size_t kb, size_t n, size_t most) {
+  return kb == 4 && n <= most && gp_cpu_vqsort_ok(8) && (n <= RX_CACHE_KEYS || rx_threads() <= 2);
 }
+/* Up to these many keys (above them the radix sort was faster on the 2-core Xeon: the
+ * pairs' gather of values leaves the cache, 2^24 pairs u32/u32 8.5 -> 16.2 ns a key;
+ * argsort 2^24 9.0 -> 10.7) */
+#define RX_WORDS_PAIRS_MAX ((size_t)1 << 20)
+#define RX_WORDS_ARGSORT_MAX ((size_t)1 << 22)
 static void rx_words_sort(const uint32_t *k, size_t n, gp_key_class c, int desc, uint64_t *w) {
   const gp_key_code q = gp_key_code_of(c, desc, 0);
   for (size_t i = 0; i < n; i++) w[i] = (uint64_t)gp_key32_coded(k[i], q) << 32 | i;
@@ -411,7 +415,7 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
      share it (its first partitions run in one thread; with more threads the parallel
      radix passes, measured on a 16-core host, are kept) */
   const int nt = rx_threads();
-  if (nseg == 1 && vb && longest > 1 && rx_words_ok(kb, longest)) { /* one array of pairs */
+  if (nseg == 1 && vb && longest > 1 && rx_words_ok(kb, longest, RX_WORDS_PAIRS_MAX)) { /* one array of pairs */
     const size_t off = offs ? (size_t)offs[0] : 0;
     return rx_pairs_words(ctx, (uint32_t *)keys + off, vb, (char *)values + off * (size_t)vb,
                           longest, c, desc);
@@ -509,7 +513,8 @@ gp_status gp_cpu_argsort(gp_context *ctx, gp_dtype kt, const void *keys, gp_dtyp
   }
   if (kb == 8 && n <= GP_PACKED_MAX)
     return gp_cpu_argsort_packed64(ctx, kt, keys, ib, indices, n, order);
-  if (rx_words_ok(kb, n)) return rx_argsort_words(ctx, (const uint32_t *)keys, ib, indices, n, c, desc);
+  if (rx_words_ok(kb, n, RX_WORDS_ARGSORT_MAX))
+    return rx_argsort_words(ctx, (const uint32_t *)keys, ib, indices, n, c, desc);
   rx_work wk;
   rx_big big;
   void *owned;
