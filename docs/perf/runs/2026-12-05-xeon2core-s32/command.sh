@@ -1,6 +1,6 @@
 #!/bin/sh
 # The thirty-second session's CPU runs (2-core Intel Xeon development machine, no GPU),
-# before = e37124e (the session's start), after = 5652b82; CPU-only Release builds of the
+# before = e37124e (the session's start), after = c64c340; CPU-only Release builds of the
 # shared library alone, the same Python package and bench script for both:
 #   cmake -S <checkout> -B <dir> -G Ninja -DGP_WITH_CUDA=OFF -DCMAKE_BUILD_TYPE=Release \
 #         -DGP_BUILD_TESTS=OFF -DGP_BUILD_BENCH=OFF && ninja -C <dir> gpuprims_shared
