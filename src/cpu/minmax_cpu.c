@@ -224,22 +224,6 @@ GP_CPU_AVX512 static int value_avx512(const char *p, size_t n, int kind, int mx,
 /* the minimum of mine and the keys of cnt elements at p; kind (GP_VX_*) and mx pick
  * the value domain, tried first */
 static uint64_t chunk_min_body(const char *p, size_t cnt, int w8, int isa, const mm_key *k,
-                               int kind, int mx, uint64_t mine);
-/* the same, the head before the first 64-byte boundary by keys where the vectors follow,
- * so their loads never straddle a cache line (a float array NumPy made 16 bytes off:
- * max of 2^16 f32 8.5 us, 6.0 aligned, on the 2-core Xeon) */
-static uint64_t chunk_min(const char *p, size_t cnt, int w8, int isa, const mm_key *k,
-                          int kind, int mx, uint64_t mine) {
-  const size_t es = w8 ? 8 : 4, mis = (uintptr_t)p & 63;
-  if (isa >= 1 && mis && mis % es == 0 && cnt >= 256) {
-    const size_t h = (64 - mis) / es;
-    mine = chunk_min_body(p, h, w8, 0, k, kind, mx, mine);
-    p += h * es;
-    cnt -= h;
-  }
-  return chunk_min_body(p, cnt, w8, isa, k, kind, mx, mine);
-}
-static uint64_t chunk_min_body(const char *p, size_t cnt, int w8, int isa, const mm_key *k,
                                int kind, int mx, uint64_t mine) {
   const int avx2 = isa >= 1;
   (void)avx2;
@@ -267,6 +251,21 @@ static uint64_t chunk_min_body(const char *p, size_t cnt, int w8, int isa, const
   if (avx2) return min32_avx2(p, cnt, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c, (uint32_t)mine);
 #endif
   return min32_scalar(p, cnt, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c, (uint32_t)mine);
+}
+
+/* the same, the head before the first 64-byte boundary by keys where the vectors follow,
+ * so their loads never straddle a cache line (a float array NumPy made 16 bytes off:
+ * max of 2^16 f32 8.5 us, 6.0 aligned, on the 2-core Xeon) */
+static uint64_t chunk_min(const char *p, size_t cnt, int w8, int isa, const mm_key *k,
+                          int kind, int mx, uint64_t mine) {
+  const size_t es = w8 ? 8 : 4, mis = (uintptr_t)p & 63;
+  if (isa >= 1 && mis && mis % es == 0 && cnt >= 256) {
+    const size_t h = (64 - mis) / es;
+    mine = chunk_min_body(p, h, w8, 0, k, kind, mx, mine);
+    p += h * es;
+    cnt -= h;
+  }
+  return chunk_min_body(p, cnt, w8, isa, k, kind, mx, mine);
 }
 
 void gp_cpu_minmax(gp_op op, gp_dtype type, const void *in, size_t n, void *out) {

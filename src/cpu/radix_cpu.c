@@ -34,7 +34,7 @@
  * and that Xeon: faster on the EPYC, within the noise on the Xeon). */
 #define RX_INSERTION_MAX 32   /* insertion sort below this many keys */
 #define RX_SPLIT_MIN_N 2048   /* in cache, fewer keys are sorted LSD, never split MSD */
-#define RX_LSD_MIN_N 256      /* ... but fewer than this are split MSD (a histogram a digit costs more) */
+#define RX_LSD_MIN_N 256      /* ... fewer than this split MSD (a histogram a digit costs more) */
 #define RX_SMALL_DIGIT_N 2048 /* serial LSD uses 8-bit digits up to here, else 11 */
 #define RX_LSD_BITS 11        /* widest serial digit */
 #define RX_MAX_DIGITS 8       /* 64 bits in 8-bit digits */
@@ -50,6 +50,11 @@
  * window of this many bits */
 #define RX_MAP_MIN_N ((size_t)1 << 20)
 #define RX_MAP_BITS 16
+/* The key:index words' sorts (rx_words_ok) up to these many keys: above them the radix
+ * sort was faster on the 2-core Xeon (the pairs' gather of values leaves the cache: 2^24
+ * pairs u32/u32 8.5 -> 16.2 ns a key; argsort 2^24 9.0 -> 10.7) */
+#define RX_WORDS_PAIRS_MAX ((size_t)1 << 20)
+#define RX_WORDS_ARGSORT_MAX ((size_t)1 << 22)
 /* varying's window counts sum to the top digit's counts (radix_cpu_impl.h) */
 _Static_assert(RX_TOP_MAX <= RX_MAP_BITS, "the top digit must lie within the window");
 
@@ -322,11 +327,6 @@ static gp_status rx_scratch(gp_context *ctx, rx_work *wk, rx_big *big, size_t kb
 static int rx_words_ok(size_t kb, size_t n, size_t most) {
   return kb == 4 && n <= most && gp_cpu_vqsort_ok(8) && (n <= RX_CACHE_KEYS || rx_threads() <= 2);
 }
-/* Up to these many keys (above them the radix sort was faster on the 2-core Xeon: the
- * pairs' gather of values leaves the cache, 2^24 pairs u32/u32 8.5 -> 16.2 ns a key;
- * argsort 2^24 9.0 -> 10.7) */
-#define RX_WORDS_PAIRS_MAX ((size_t)1 << 20)
-#define RX_WORDS_ARGSORT_MAX ((size_t)1 << 22)
 static void rx_words_sort(const uint32_t *k, size_t n, gp_key_class c, int desc, uint64_t *w) {
   const gp_key_code q = gp_key_code_of(c, desc, 0);
   for (size_t i = 0; i < n; i++) w[i] = (uint64_t)gp_key32_coded(k[i], q) << 32 | i;
@@ -411,15 +411,15 @@ static gp_status rx_segments(gp_context *ctx, gp_dtype kt, void *keys, int vb, v
              longest, c, desc, NULL);
     return GP_OK;
   }
-  /* one array of keys alone: the vector quicksort, where one thread sorts it or two
-     share it (its first partitions run in one thread; with more threads the parallel
-     radix passes, measured on a 16-core host, are kept) */
-  const int nt = rx_threads();
-  if (nseg == 1 && vb && longest > 1 && rx_words_ok(kb, longest, RX_WORDS_PAIRS_MAX)) { /* one array of pairs */
+  if (nseg == 1 && vb && rx_words_ok(kb, longest, RX_WORDS_PAIRS_MAX)) { /* one array of pairs */
     const size_t off = offs ? (size_t)offs[0] : 0;
     return rx_pairs_words(ctx, (uint32_t *)keys + off, vb, (char *)values + off * (size_t)vb,
                           longest, c, desc);
   }
+  /* one array of keys alone: the vector quicksort, where one thread sorts it or two
+     share it (its first partitions run in one thread; with more threads the parallel
+     radix passes, measured on a 16-core host, are kept) */
+  const int nt = rx_threads();
   if (nseg == 1 && !vb && gp_cpu_vqsort_ok(kb) && (longest <= RX_CACHE_KEYS || nt <= 2)) {
     gp_cpu_vqsort((char *)keys + (offs ? (size_t)offs[0] : 0) * kb, kb, longest, c, desc, nt);
     return GP_OK;
