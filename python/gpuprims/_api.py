@@ -461,22 +461,29 @@ def sort(a, descending: bool = False, algo: str = "auto", *, offsets=None, out=N
            [-1. ,  0.5]])
     """
     ad = _by_type.get(type(a)) or adapter_of(a)
-    if out is None and offsets is None:
-        p = _host_numpy(ad, a)
-        if p is not None and a.ndim == 1:  # a NumPy vector: the path below, inline
-            code = ad.codes.get(a.dtype)
-            if code is None:
-                raise _bad_dtype(a.dtype)
-            alg = _SORT_ALGOS.get(algo)
-            if alg is None:
-                alg = _algo(_SORT_ALGOS, algo)
-            x = ad.np.empty(a.shape, a.dtype)
-            c = ctx if ctx is not None else context_for(None, None)
-            if c._stream != c._host_stream or c._h is None:
-                c._prepare(None, None)
-            _bare_call(c, L.sort_copy_bare, code, p, _void_at(id(x) + ad.data_offset),
-                       _size(a.size), L.DESCENDING if descending else L.ASCENDING, alg)
-            return x
+    off = ad.data_offset
+    if out is None and offsets is None and off is not None and a.flags.carray and a.size \
+            and a.ndim == 1:
+        # a NumPy vector: the path below, inline (_host_numpy and _bare_call too)
+        code = ad.codes.get(a.dtype)
+        if code is None:
+            raise _bad_dtype(a.dtype)
+        alg = _SORT_ALGOS.get(algo)
+        if alg is None:
+            alg = _algo(_SORT_ALGOS, algo)
+        x = ad.np.empty(a.shape, a.dtype)
+        c = ctx if ctx is not None else context_for(None, None)
+        if c._stream != c._host_stream or c._h is None:
+            c._prepare(None, None)
+        args = (code, _void_at(id(a) + off), _void_at(id(x) + off), _size(a.size),
+                L.DESCENDING if descending else L.ASCENDING, alg)
+        if c._cu:
+            c._call(L.sort_copy_bare, *args)
+        else:
+            st = L.sort_copy_bare(c._hp, *args)
+            if st:
+                raise c._error(st)
+        return x
     ptr, n, code, dev, stream = ad.describe(a, False)
     if out is None and offsets is None and not ad.sync_after:
         shape = ad.shape(a)
