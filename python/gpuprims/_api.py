@@ -543,8 +543,9 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
     array([1, 3, 2, 0])
     """
     ad = _by_type.get(type(a)) or adapter_of(a)
-    p = _host_numpy(ad, a)
-    if p is not None and a.ndim == 1:  # a NumPy vector: the one-sort path below, inline
+    off = ad.data_offset
+    if off is not None and a.flags.carray and a.size and a.ndim == 1:
+        # a NumPy vector: the one-sort path below, inline (_host_numpy, _bare_call too)
         code = ad.codes.get(a.dtype)
         if code is None:
             raise _bad_dtype(a.dtype)
@@ -552,8 +553,14 @@ def argsort(a, descending: bool = False, stable: bool = True, *,
         c = ctx if ctx is not None else context_for(None, None)
         if c._stream != c._host_stream or c._h is None:
             c._prepare(None, None)
-        _bare_call(c, L.argsort_bare, code, p, L.U64, _void_at(id(idx) + ad.data_offset),
-                   _size(a.size), L.DESCENDING if descending else L.ASCENDING)
+        args = (code, _void_at(id(a) + off), L.U64, _void_at(id(idx) + off), _size(a.size),
+                L.DESCENDING if descending else L.ASCENDING)
+        if c._cu:
+            c._call(L.argsort_bare, *args)
+        else:
+            st = L.argsort_bare(c._hp, *args)
+            if st:
+                raise c._error(st)
         return idx
     ptr, n, code, dev, stream = ad.describe(a, False)
     shape = ad.shape(a)
