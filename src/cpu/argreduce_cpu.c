@@ -366,12 +366,10 @@ static void arg_range(const char *p, size_t lo, size_t hi, int w8, int avx2, int
   (void)values;
 #ifdef GP_CPU_X86
   if (values) {
-    /* the head before the first 64-byte boundary by keys, so the blocks' vector loads
-       never straddle a cache line (a float array NumPy made 16 bytes off: max of 2^16
-       f32 8.5 us, 6.0 aligned, on the 2-core Xeon) */
-    const size_t es = w8 ? 8 : 4, mis = (uintptr_t)(p + lo * es) & 63;
-    if (mis && mis % es == 0 && hi - lo >= 256) {
-      const size_t h = lo + (64 - mis) / es;
+    /* the head before the first 64-byte boundary (gp_vx_head) by keys, the blocks after */
+    const size_t es = w8 ? 8 : 4, head = gp_vx_head(p + lo * es, es, hi - lo);
+    if (head) {
+      const size_t h = lo + head;
       if (w8) arg64_avx2(p, lo, h, ak->a, ak->b, ak->isf, k64, i1);
       else arg32_avx2(p, lo, h, (uint32_t)ak->a, (uint32_t)ak->b, ak->isf, k32, i1);
       lo = h;

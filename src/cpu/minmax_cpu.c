@@ -253,18 +253,18 @@ static uint64_t chunk_min_body(const char *p, size_t cnt, int w8, int isa, const
   return min32_scalar(p, cnt, (uint32_t)k->a, (uint32_t)k->b, (uint32_t)k->c, (uint32_t)mine);
 }
 
-/* the same, the head before the first 64-byte boundary by keys where the vectors follow,
- * so their loads never straddle a cache line (a float array NumPy made 16 bytes off:
- * max of 2^16 f32 8.5 us, 6.0 aligned, on the 2-core Xeon) */
+/* the same, the head before the first 64-byte boundary (gp_vx_head) by keys where the
+ * vectors follow */
 static uint64_t chunk_min(const char *p, size_t cnt, int w8, int isa, const mm_key *k,
                           int kind, int mx, uint64_t mine) {
-  const size_t es = w8 ? 8 : 4, mis = (uintptr_t)p & 63;
-  if (isa >= 1 && mis && mis % es == 0 && cnt >= 256) {
-    const size_t h = (64 - mis) / es;
+#ifdef GP_CPU_X86
+  const size_t es = w8 ? 8 : 4, h = isa >= 1 ? gp_vx_head(p, es, cnt) : 0;
+  if (h) {
     mine = chunk_min_body(p, h, w8, 0, k, kind, mx, mine);
     p += h * es;
     cnt -= h;
   }
+#endif
   return chunk_min_body(p, cnt, w8, isa, k, kind, mx, mine);
 }
 

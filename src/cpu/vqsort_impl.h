@@ -169,7 +169,8 @@ static void QW(sort)(QW_KT *k, size_t n, gp_key_class c, int desc, int nthreads,
     depth = 4;
     for (size_t m = n; m > 1; m >>= 1) depth += 2;
   }
-  QW(code)(k, n, c, desc, 0);
+  const int coded = c != GP_KEY_UNSIGNED || desc; /* else the bits are the order */
+  if (coded) QW(code)(k, n, c, desc, 0);
   if (nthreads > 1 && n >= 2 * QS_TASK_MIN) {
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
@@ -179,7 +180,7 @@ static void QW(sort)(QW_KT *k, size_t n, gp_key_class c, int desc, int nthreads,
   } else {
     QW(qs)(k, n, depth);
   }
-  QW(code)(k, n, c, desc, 1);
+  if (coded) QW(code)(k, n, c, desc, 1);
 }
 
 #undef QW
