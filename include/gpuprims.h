@@ -456,11 +456,13 @@ gp_status gp_topk(gp_context *ctx, gp_dtype type, const void *in, size_t n, size
  * (1 <= k <= cols) largest or smallest exactly as gp_topk of that row alone gives them
  * (sorted, ties to the lower index). values gets rows x k elements, indices rows x k
  * positions within the row (0 .. cols - 1); either may be NULL. rows = 0 does nothing.
- * Synchronizes. CUDA: k <= 128 and cols < 2^31, one read of each row by 1-4 warps
- * that keep its k best (device memory: none beyond the outputs when they are in device
- * memory); larger k, every row's (key, position) sorted as segments, about rows * cols
- * * (element size + 16) bytes of device memory. CPU: each row scanned once by one
- * thread, keeping its k best. Both backends give the same bits. */
+ * CUDA: k <= 128 and cols < 2^31, one read of each row by 1-4 warps that keep its k
+ * best (device memory: none beyond the outputs when they are in device memory;
+ * asynchronous on the context's stream when `in` and the outputs given are device
+ * memory, else it synchronizes); larger k, every row's (key, position) sorted as
+ * segments, about rows * cols * (element size + 16) bytes of device memory, and it
+ * synchronizes. CPU: each row scanned once by one thread, keeping its k best. Both
+ * backends give the same bits. */
 gp_status gp_topk_rows(gp_context *ctx, gp_dtype type, const void *in, size_t rows, size_t cols,
                        size_t k, gp_order order, void *values, uint64_t *indices);
 

@@ -8,7 +8,8 @@
 #include "cuda_check.h"
 
 /* 4096 rows of 1000 f32 in device memory, outputs in device memory: as from host memory
- * (k = 8 .. 128: the warp select; 129 and 300: the segmented sort) */
+ * (k = 8 .. 128: the warp select; 129 and 300: the segmented sort), on the legacy stream
+ * and on a non-blocking stream of the caller's */
 static void tr_device(gp_context *gpu, size_t k) {
   const size_t rows = 4096, cols = 1000, n = rows * cols;
   float *x = (float *)malloc(n * 4), *v1 = (float *)malloc(rows * k * 4),
@@ -26,6 +27,21 @@ static void tr_device(gp_context *gpu, size_t k) {
   CUDA_OK(cudaMemcpy(v2, dv, rows * k * 4, cudaMemcpyDeviceToHost));
   CUDA_OK(cudaMemcpy(i2, di, rows * k * 8, cudaMemcpyDeviceToHost));
   CHECK(memcmp(v1, v2, rows * k * 4) == 0 && memcmp(i1, i2, rows * k * 8) == 0);
+  /* on a stream of the caller's that does not wait for the legacy stream: the call may
+   * return before its result is written (k <= 128), gp_synchronize waits for it */
+  cudaStream_t st;
+  CUDA_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  CUDA_OK(cudaMemset(dv, 0xff, rows * k * 4));
+  CUDA_OK(cudaMemset(di, 0xff, rows * k * 8));
+  CUDA_OK(cudaDeviceSynchronize());
+  CHECK_OK(gpu, gp_set_stream(gpu, st));
+  CHECK_OK(gpu, gp_topk_rows(gpu, GP_F32, dx, rows, cols, k, GP_DESCENDING, dv, (uint64_t *)di));
+  CHECK_OK(gpu, gp_synchronize(gpu));
+  CHECK_OK(gpu, gp_set_stream(gpu, NULL));
+  CUDA_OK(cudaMemcpy(v2, dv, rows * k * 4, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(i2, di, rows * k * 8, cudaMemcpyDeviceToHost));
+  CHECK(memcmp(v1, v2, rows * k * 4) == 0 && memcmp(i1, i2, rows * k * 8) == 0);
+  CUDA_OK(cudaStreamDestroy(st));
   cudaFree(dx);
   cudaFree(dv);
   cudaFree(di);

@@ -582,7 +582,8 @@ def topk(a, k: int, largest: bool = True, *, ctx: Optional[Context] = None):
     unspecified). Floats follow the sort's total order: -NaN < -inf < ... < -0.0 < +0.0
     < ... < +inf < +NaN. values: a's type and dtype on a's device, shape a.shape[:-1] +
     (k,); indices: int64 positions in a or in the row (JAX needs jax_enable_x64).
-    1 <= k <= a.shape[-1]. Synchronous.
+    1 <= k <= a.shape[-1]. Rows of GPU arrays with k <= 128 are written asynchronously
+    on the caller's stream; other calls wait for their result.
 
     >>> import numpy as np, gpuprims
     >>> gpuprims.topk(np.array([3, 1, 4, 1, 5], dtype=np.int32), 2)
