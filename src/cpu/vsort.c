@@ -162,8 +162,17 @@ GP_CPU_AVX512 static inline void vs_sort_cols_k32(__m512i *v) {
 #include "cpu/vsort_impl.h"
 
 /* ---- 8-byte keys, 8 a vector (the same network, lanes of unsigned 64 bits) ---------- */
+/* max(x, y) = x ^ y ^ min(x, y): the 512-bit 64-bit min and max share one port on the
+ * Xeons measured (the 32-bit ones take two), so a compare-exchange spends one of them
+ * and two XORs that go to either port. 2-core Xeon (model 207), 2026-12-05: the network
+ * 15-25% faster at 32 .. 1024 keys (1.94 against 2.42 ns a key at 64, 2.93 against 3.59
+ * at 256); the same for 4-byte keys was 5-30% slower. */
+GP_CPU_AVX512 static inline __m512i vs_max64(__m512i x, __m512i y) {
+  return _mm512_xor_si512(_mm512_xor_si512(x, y), _mm512_min_epu64(x, y));
+}
 GP_CPU_AVX512 static inline __m512i vs_step_k64(__m512i x, __m512i y, __mmask8 hi) {
-  return _mm512_mask_blend_epi64(hi, _mm512_min_epu64(x, y), _mm512_max_epu64(x, y));
+  const __m512i m = _mm512_min_epu64(x, y);
+  return _mm512_mask_xor_epi64(m, hi, _mm512_xor_si512(x, y), m);
 }
 #define VS64_IDX(j) \
   _mm512_setr_epi64(0 ^ (j), 1 ^ (j), 2 ^ (j), 3 ^ (j), 4 ^ (j), 5 ^ (j), 6 ^ (j), 7 ^ (j))
@@ -187,8 +196,9 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k64(__m512i x) {
 
 GP_CPU_AVX512 static inline __attribute__((always_inline)) void vs_cx64(__m512i *a, __m512i *b) {
   const __m512i x = *a;
-  *a = _mm512_min_epu64(x, *b);
-  *b = _mm512_max_epu64(x, *b);
+  const __m512i m = _mm512_min_epu64(x, *b);
+  *b = _mm512_xor_si512(_mm512_xor_si512(x, *b), m);
+  *a = m;
 }
 #define VS_CX64(a, b) vs_cx64(&(a), &(b))
 /* 8 vectors at v each sorted: the columns by Batcher's 19-comparator network, then an
@@ -227,7 +237,7 @@ GP_CPU_AVX512 static inline void vs_sort_cols_k64(__m512i *v) {
 #define VW_MASK __mmask8
 #define VW_LANES(i, n) ((__mmask8)vs_lanes_bits(i, n, 8))
 #define VW_MIN _mm512_min_epu64
-#define VW_MAX _mm512_max_epu64
+#define VW_MAX vs_max64
 #define VW_PERM _mm512_permutexvar_epi64
 #define VW_BLEND _mm512_mask_blend_epi64
 #define VW_SET1 _mm512_set1_epi64
