@@ -5,7 +5,7 @@ time in s31-c). Run it in a process or two on the GPU machine:
   GPUPRIMS_LIBRARY=build/libgpuprims.so PYTHONPATH=python python3 scripts/python_spread_probe.py
 For top-8 and argmax of 16384 x 1024 f32 rows: 200 samples of the bench's timer (flush,
 synchronize, events) around the Python call, the bare C call through ctypes (outputs
-made once), torch.empty for the outputs and the torch peer; medians and 90th
+made once), torch.empty and Tensor.new_empty for the outputs and the torch peer; medians and 90th
 percentiles of the event time and of the call's host time (perf_counter). Then
 torch.profiler (CUPTI sees every CUDA runtime call in the process, the library's too)
 over 50 Python calls of each: the runtime calls a call makes and their host time."""
@@ -47,7 +47,9 @@ fns = {"gpuprims.topk": lambda: gpuprims.topk(t, 8),
                                                             R, C, None, am.data_ptr()),
        "torch.argmax": lambda: torch.argmax(t, dim=1),
        "torch.empty x2": lambda: (torch.empty((R, 8), dtype=torch.float32, device=t.device),
-                                  torch.empty((R, 8), dtype=torch.int64, device=t.device))}
+                                  torch.empty((R, 8), dtype=torch.int64, device=t.device)),
+       "t.new_empty x2": lambda: (t.new_empty((R, 8), dtype=torch.float32),
+                                  t.new_empty((R, 8), dtype=torch.int64))}
 ref = torch.argmax(t, dim=1)
 assert torch.equal(gpuprims.argmax(t, axis=-1), ref), "gpuprims.argmax differs from torch"
 lib.gp_argreduce_rows(ctx, GP_MAX, GP_F32, t.data_ptr(), R, C, None, am.data_ptr())

@@ -159,7 +159,8 @@ class _Torch(_Adapter):
         return dt
 
     def empty(self, like, shape, code):
-        return self.torch.empty(shape, dtype=self._dtype(code), device=like.device)
+        # new_empty takes like's device without a torch.device made for the call
+        return like.new_empty(shape, dtype=self._dtype(code))
 
     def empty_like(self, like, code=None):
         # like is contiguous (describe checked it), so empty_like's layout is too;

@@ -34,15 +34,7 @@ template <int MODE> __device__ __forceinline__ uint4 gp_ld16(const uint4 *p) {
                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
     return r;
   }
-#ifdef GP_LD16_L2_256B
-  /* experiment (s33): read-only loads that ask L2 to fetch 256-byte blocks */
-  uint4 r;
-  asm volatile("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-  return r;
-#else
   return __ldg(p);
-#endif
 }
 
 #endif
