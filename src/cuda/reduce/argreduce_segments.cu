@@ -22,8 +22,15 @@
 #define GP_AS_THREADS 256u
 #define GP_AS_WARPS (GP_AS_THREADS / GP_WARP_SIZE)
 /* A chunk: 8192 elements (the segmented sums' chunk, reduce_segments.cu), doubled for
- * offsets until the call has at most about GP_AS_MAX_TASKS chunks. Rows: at most
- * GP_AS_MAX_CHUNKS chunks a row and GP_AS_MAX_TASKS in all. */
+ * offsets until the call has at most about GP_AS_MAX_TASKS chunks. Rows of 2 x 8192
+ * elements or more are split into chunks of 1024 .. 8192, about 16384 a call (a warp
+ * each: a call of few long rows filled few of the GPU's warp slots), at most
+ * GP_AS_MAX_CHUNKS a row and GP_AS_MAX_TASKS in all. H100, 2026-12-05 (s33-final,
+ * docs/perf/reduce.md), x cub::DeviceSegmentedReduce::ArgMax, chunks of 8192 -> sized to
+ * the call: f32 2^24 rows of 16384 / 32768 / 65536 0.79 / 0.80 / 0.95x -> 0.90 / 0.91 /
+ * 1.09x, 2^26 0.89-0.92x -> 0.93-0.95x; f64 2^24 0.87-1.00x -> 0.91-1.03x, but 16 rows of
+ * 2^20 f64 8.1x -> 7.6x and f64 2^26 0.5-1% slower. Offsets kept 8192: chunks sized to the
+ * call cost power-law offsets 30% (s33-a). */
 #define GP_AS_CHUNK ((size_t)8192)
 #define GP_AS_MAX_CHUNKS ((size_t)1024)
 #define GP_AS_MAX_TASKS ((size_t)32768)
@@ -265,7 +272,11 @@ static gp_status gp_as_split(gp_context *ctx, const T *in, gp_as_split_of sp, si
 /* Chunks a row for the split path, 1 when rows are not split. */
 static size_t gp_as_row_chunks_of(size_t row_len, size_t nrows) {
   if (nrows == 0 || row_len < 2 * GP_AS_CHUNK) return 1;
-  size_t r = (row_len + GP_AS_CHUNK - 1) / GP_AS_CHUNK;
+  /* rows long enough to split: chunks of 1024 .. 8192, so that the call makes about
+     16384 of them (a warp each) */
+  size_t c = 1024;
+  while (c < GP_AS_CHUNK && row_len / c * nrows > 16384) c *= 2;
+  size_t r = (row_len + c - 1) / c;
   if (r > GP_AS_MAX_CHUNKS) r = GP_AS_MAX_CHUNKS;
   if (r > GP_AS_MAX_TASKS / nrows) r = GP_AS_MAX_TASKS / nrows;
   return r < 2 ? 1 : r;
