@@ -196,9 +196,8 @@ GP_CPU_AVX512 static inline __m512i vs_sort1_k64(__m512i x) {
 
 GP_CPU_AVX512 static inline __attribute__((always_inline)) void vs_cx64(__m512i *a, __m512i *b) {
   const __m512i x = *a;
-  const __m512i m = _mm512_min_epu64(x, *b);
-  *b = _mm512_xor_si512(_mm512_xor_si512(x, *b), m);
-  *a = m;
+  *a = _mm512_min_epu64(x, *b);
+  *b = vs_max64(x, *b); /* its min is the one above (one instruction) */
 }
 #define VS_CX64(a, b) vs_cx64(&(a), &(b))
 /* 8 vectors at v each sorted: the columns by Batcher's 19-comparator network, then an
